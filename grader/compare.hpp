@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+/// @file
+/// @brief Comparing a kernel's output with a host reference computed in higher precision.
+#pragma once
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace grader {
+
+/// |got − expected| ≤ abs + rel·|expected|. Integers use {0, 0}: exact.
+struct Tolerance {
+    double abs = 0, rel = 0;
+};
+
+/// One wrong element, for the failure message.
+struct Mismatch {
+    size_t index = 0;
+    double expected = 0, got = 0;
+    bool unwritten = false;  ///< still holds the poison the grader wrote before the call
+};
+
+struct Comparison {
+    size_t checked = 0, wrong = 0, nan = 0, unwritten = 0;
+    std::vector<Mismatch> first;  ///< the first few, in index order
+    bool ok() const { return checked > 0 && wrong == 0; }
+    /// "37 of 3000 values wrong (12 never written); first: [12] expected 1.5, got 1.75; …"
+    std::string describe() const;
+};
+
+/// True when every byte of `value` is 0xFF, the grader's poison (NaN for floating
+/// point, −1 for integers).
+template <class T>
+bool is_poison(const T& value) {
+    unsigned char bytes[sizeof(T)];
+    std::memcpy(bytes, &value, sizeof(T));
+    for (unsigned char b : bytes)
+        if (b != 0xFF) return false;
+    return true;
+}
+
+/// Element-wise comparison. NaN never passes; a size mismatch fails every element.
+template <class G, class E>
+Comparison compare(const std::vector<G>& got, const std::vector<E>& expected, Tolerance tol, size_t keep = 5) {
+    Comparison c;
+    c.checked = expected.size();
+    for (size_t i = 0; i < expected.size(); ++i) {
+        double e = static_cast<double>(expected[i]);
+        bool missing = i >= got.size();
+        double g = missing ? NAN : static_cast<double>(got[i]);
+        bool poisoned = missing || is_poison(got[i]);
+        bool bad = std::isnan(g) || std::isnan(e) || !(std::fabs(g - e) <= tol.abs + tol.rel * std::fabs(e));
+        if (!bad) continue;
+        ++c.wrong;
+        if (std::isnan(g) && !poisoned) ++c.nan;
+        if (poisoned) ++c.unwritten;
+        if (c.first.size() < keep) c.first.push_back({i, e, g, poisoned});
+    }
+    return c;
+}
+
+}  // namespace grader

@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: MIT
+/// @file
+/// @brief Everything a lesson's grader file includes.
+#pragma once
+#include "grader/compare.hpp"
+#include "grader/cuda_check.cuh"
+#include "grader/device_buffer.cuh"
+#include "grader/exercise.hpp"
+#include "grader/performance.hpp"
+#include "grader/random.hpp"
+#include "grader/session.hpp"
+#include "grader/table.hpp"
+#include "grader/timing.cuh"

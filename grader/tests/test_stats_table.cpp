@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "grader/stats.hpp"
+#include "grader/table.hpp"
+
+TEST_CASE("the median ignores outliers; min, max and spread describe them") {
+    auto t = grader::summarize({5.0, 1.0, 1.1, 0.9, 1.0});
+    CHECK(t.median_ms == doctest::Approx(1.0));
+    CHECK(t.min_ms == doctest::Approx(0.9));
+    CHECK(t.max_ms == doctest::Approx(5.0));
+    CHECK(t.runs == 5);
+    CHECK(t.spread() == doctest::Approx(4.1));
+    CHECK(grader::summarize({1.0, 3.0}).median_ms == doctest::Approx(2.0));
+    CHECK_THROWS(grader::summarize({}));
+}
+
+TEST_CASE("better_of keeps the faster median and counts every run") {
+    auto a = grader::summarize({2, 2, 2}), b = grader::summarize({1, 1, 1, 1});
+    auto t = grader::better_of(a, b);
+    CHECK(t.median_ms == doctest::Approx(1.0));
+    CHECK(t.runs == 7);
+}
+
+TEST_CASE("tables align their columns") {
+    grader::Table t({"stage", "GB/s"});
+    t.row({"naive", "12"});
+    t.row({"coalesced — wide", "2950"});
+    std::string s = t.str();
+    CHECK(s.find("  naive               12\n") != std::string::npos);
+    CHECK(s.find("  coalesced — wide  2950\n") != std::string::npos);
+    CHECK(grader::fixed(std::nan("")) == "—");
+    CHECK(grader::fixed(3.14159, 2) == "3.14");
+}
