@@ -51,7 +51,9 @@ def test_results(build):
 
 
 def lesson_json(build, name):
-    p = build / "results" / f"{name}.json"
+    p = build / "results-timed" / f"{name}.json"
+    if not p.exists():
+        p = build / "results" / f"{name}.json"
     return json.loads(p.read_text()) if p.exists() else None
 
 
@@ -78,6 +80,7 @@ def main():
     sh(["ninja", "-C", str(sta)] + [t for t in targets(sta)], log)
     for b in (ref, sta):  # results of an earlier run must not be read as this run's
         shutil.rmtree(b / "results", ignore_errors=True)
+        shutil.rmtree(b / "results-timed", ignore_errors=True)
         (b / "meson-logs" / "testlog.json").unlink(missing_ok=True)
     only = [x for x in args.lessons.split(",") if x]
     sel = only if only else []
@@ -87,7 +90,9 @@ def main():
     sh(["meson", "test", "-C", str(sta), "--no-rebuild"] + (sel or ["--suite", "lessons"]), log, check=False)
     sta_tests = test_results(sta)
     mem_tests = {}
-    if args.memcheck:
+    if args.memcheck:  # keep the timed results apart: the memcheck run writes its own
+        shutil.rmtree(ref / "results-timed", ignore_errors=True)
+        shutil.move(str(ref / "results"), str(ref / "results-timed"))
         sh(["meson", "test", "-C", str(ref), "--no-rebuild", "--setup", "memcheck"] + (sel or ["--suite", "lessons"]), log,
            check=False)
         mem_tests = test_results(ref)
