@@ -30,6 +30,19 @@ __global__ void copy_calibration(const float4* __restrict__ in, float4* __restri
     for (; i < n; i += stride) out[i] = in[i];
 }
 
+// One pass, no loop: each thread copies kCopyUnroll float4s a block-width apart. Some
+// GPUs prefer this shape to the grid-stride loop; the ceiling is the better of the two.
+__global__ void copy_calibration_one_pass(const float4* __restrict__ in, float4* __restrict__ out, size_t n) {
+    size_t base = size_t(blockIdx.x) * blockDim.x * kCopyUnroll + threadIdx.x;
+    float4 v[kCopyUnroll];
+#pragma unroll
+    for (int u = 0; u < kCopyUnroll; ++u)
+        if (base + u * blockDim.x < n) v[u] = in[base + u * blockDim.x];
+#pragma unroll
+    for (int u = 0; u < kCopyUnroll; ++u)
+        if (base + u * blockDim.x < n) out[base + u * blockDim.x] = v[u];
+}
+
 // Eight independent FMA chains per thread hide the FMA pipeline latency.
 constexpr int kChains = 8;
 
@@ -59,10 +72,13 @@ double copy_gbs(const GpuInfo& gpu) {
     CUDA_CHECK(cudaMalloc(&out, bytes));
     CUDA_CHECK(cudaMemset(in, 1, bytes));
     int blocks = gpu.sms * 8;  // 8 blocks of 256 threads per SM: full occupancy on every GPU
-    Timing t = time_launch([&] { copy_calibration<<<blocks, 256>>>(in, out, n); }, {3, 21, false});
+    Timing loop = time_launch([&] { copy_calibration<<<blocks, 256>>>(in, out, n); }, {3, 21, false});
+    unsigned one_pass_blocks = unsigned((n + 256 * kCopyUnroll - 1) / (256 * kCopyUnroll));
+    Timing pass = time_launch([&] { copy_calibration_one_pass<<<one_pass_blocks, 256>>>(in, out, n); }, {3, 21, false});
+    double best_ms = std::min(loop.median_ms, pass.median_ms);
     CUDA_CHECK(cudaFree(in));
     CUDA_CHECK(cudaFree(out));
-    return 2.0 * bytes / (t.median_ms * 1e-3) / 1e9;
+    return 2.0 * bytes / (best_ms * 1e-3) / 1e9;
 }
 
 double fma_gflops(const GpuInfo& gpu) {

@@ -61,6 +61,11 @@ void Exercise::reject(Reason reason, const std::string& message) { throw Rejecti
 
 void Exercise::skip(const std::string& why) { throw Rejection(Reason::skipped, why); }
 
+void Exercise::teaching_only() {
+    teaching_ = true;
+    if (sanitizer_mode()) skip("teaching table: nothing is timed under compute-sanitizer");
+}
+
 void Exercise::figure(const std::string& key, double value) { figures_.emplace_back(key, value); }
 
 std::string Exercise::where() const {
@@ -124,6 +129,8 @@ void Exercise::execute(void (*body)(Exercise&)) {
     skipped_ = reason_ == Reason::skipped;
     if (skipped_) {
         std::printf("SKIP  %s: %s\n", name_.c_str(), message_.c_str());
+    } else if (reason_ == Reason::none && teaching_) {
+        std::printf("INFO  %-28s teaching output, not graded\n", name_.c_str());
     } else if (reason_ == Reason::none) {
         std::printf("PASS  %-28s %s\n", name_.c_str(), detail_.empty() ? "correct" : detail_.c_str());
     } else {
@@ -136,7 +143,7 @@ void Exercise::execute(void (*body)(Exercise&)) {
 std::string Exercise::report_json() const {
     JsonObject o;
     o.add("exercise", name_)
-        .add("verdict", skipped_ ? "SKIP" : reason_ == Reason::none ? "PASS" : "FAIL")
+        .add("verdict", skipped_ ? "SKIP" : reason_ != Reason::none ? "FAIL" : teaching_ ? "INFO" : "PASS")
         .add("reason", to_string(reason_))
         .add("message", message_)
         .add("perf_graded", perf_graded_);

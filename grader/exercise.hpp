@@ -89,6 +89,11 @@ public:
     /// compute-sanitizer nothing is timed: the exercise is graded on correctness only.
     void grade(const Performance& p, const std::function<void()>& launch);
 
+    /// Marks this exercise as teaching output (a table measured on this GPU): its verdict
+    /// is INFO and it counts neither as passed nor failed. Under compute-sanitizer it is
+    /// skipped, since nothing is timed there. By convention its number is NN.0.
+    void teaching_only();
+
     /// Times without a verdict, for teaching tables. Never call under sanitizer_mode().
     Timing time(const std::function<void()>& launch, const TimingOptions& o = {}) const { return time_launch(launch, o); }
 
@@ -100,6 +105,7 @@ public:
     void execute(void (*body)(Exercise&));
     Reason reason() const { return reason_; }
     bool skipped() const { return skipped_; }
+    bool teaching() const { return teaching_; }
     bool perf_graded() const { return perf_graded_; }
     std::string report_json() const;
 
@@ -107,7 +113,7 @@ private:
     std::string where() const;
     std::string name_, section_, hint_, message_, detail_;
     Reason reason_ = Reason::none;
-    bool skipped_ = false, perf_graded_ = false;
+    bool skipped_ = false, perf_graded_ = false, teaching_ = false;
     std::vector<std::pair<std::string, double>> figures_;
 };
 

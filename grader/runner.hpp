@@ -26,7 +26,7 @@ RunnerOptions parse_runner_options(int& argc, char** argv);
 /// One exercise's outcome as the runner saw it.
 struct Outcome {
     std::string exercise;
-    std::string verdict;  ///< PASS, FAIL, SKIP
+    std::string verdict;  ///< PASS, FAIL, SKIP, INFO (teaching output)
     Reason reason = Reason::none;
     bool perf_graded = false;
     std::string report;  ///< the exercise's JSON record

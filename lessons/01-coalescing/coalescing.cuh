@@ -11,13 +11,7 @@
 
 #include <cstddef>
 
-/// Exercise 01.1 — the double3 trap.
-/// For every i < n: out[i] = in[i] + (k, k, k). `in` and `out` do not overlap.
-/// Graded: exact result (one double addition per component) and bandwidth
-/// (48 bytes per element: 24 read, 24 written) against the copy ceiling.
-void shift_double3(const double3* in, double3* out, size_t n, double k);
-
-/// Exercise 01.2 — thread-to-element mapping.
+/// Exercise 01.1 — thread-to-element mapping.
 /// c = a + b for rows × cols matrices stored row-major (element (r, c) at r * cols + c).
 /// Graded: result within one float rounding; bandwidth (12 bytes per element).
 void add_matrices(const float* a, const float* b, float* c, int rows, int cols);
@@ -43,12 +37,12 @@ struct ParticleArrays {
     const float* vz;
 };
 
-/// Exercise 01.3 — array of structures vs structure of arrays.
+/// Exercise 01.2 — array of structures vs structure of arrays.
 /// One drift step, position += velocity × dt, on an array of structures. Shipped complete
 /// in the starter as the point of comparison; the grader times it but does not grade it.
 void drift_aos(Particle* particles, size_t n, float dt);
 
-/// Exercise 01.3 — the same step on a structure of arrays: for every i < n,
+/// Exercise 01.2 — the same step on a structure of arrays: for every i < n,
 /// x[i] += vx[i] × dt (and y, z). Graded: result within two float roundings; bandwidth
 /// (36 bytes per particle: 6 floats read, 3 written) against the copy ceiling.
 void drift_soa(ParticleArrays particles, size_t n, float dt);

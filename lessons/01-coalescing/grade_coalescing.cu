@@ -13,7 +13,8 @@ GRADER_LESSON("01", "Memory coalescing", "lessons/01-coalescing/theory.md");
 
 namespace {
 
-// Required fraction of the copy ceiling for the three memory-bound exercises.
+// Required fraction of the copy ceiling for both graded exercises. On an H200 the
+// references reached 98-100 % and the shipped slow versions 29-44 % (see theory.md).
 constexpr double kFraction = 0.65;
 
 // Sizes that are not multiples of any block size: 1, a prime, just above a power of two.
@@ -33,61 +34,61 @@ __global__ void copy_stride(const float* in, float* out, size_t n, int stride, s
     if (i < n) out[i] = in[(i * stride) & mask];
 }
 
+// The notes' double3 exercise, both ways: one double3 per thread (three 8-byte loads 24
+// bytes apart across the warp) and the same bytes as a flat array of doubles.
+__global__ void shift_double3_per_thread(const double3* in, double3* out, size_t n, double k) {
+    size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < n) {
+        double3 v = in[i];
+        out[i] = make_double3(v.x + k, v.y + k, v.z + k);
+    }
+}
+__global__ void shift_flat(const double* in, double* out, size_t m, double k) {
+    size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < m) out[i] = in[i] + k;
+}
+
 }  // namespace
 
-GRADER_EXERCISE("01.0 offset and stride sweep") {
-    if (grader::sanitizer_mode()) ex.skip("teaching table: nothing is timed under compute-sanitizer");
+GRADER_EXERCISE("01.0 coalescing on this GPU") {
+    ex.teaching_only();
     ex.theory("Offsets and strides");
+    const double copy = grader::ceilings().copy_gbs;
     const size_t m = grader::timing_elements(2 * sizeof(float));  // floats written per call
     size_t in_len = 1;
     while (in_len < m + 64) in_len *= 2;
     grader::DeviceBuffer<float> in(in_len, "sweep input"), out(m, "sweep output");
     const unsigned grid = unsigned((m + 255) / 256);
     auto gbs = [&](const grader::Timing& t) { return 2.0 * m * sizeof(float) / (t.median_ms * 1e6); };
-    grader::Table table({"access", "useful GB/s", "% of copy"});
+    grader::Table table({"access (one float per thread)", "useful GB/s", "% of copy"});
     for (int offset : {0, 1, 2, 4, 8, 16, 32}) {
         auto t = ex.time([&] { copy_offset<<<grid, 256>>>(in.data(), out.data(), m, offset); });
-        table.row({"offset " + std::to_string(offset), grader::fixed(gbs(t)),
-                   grader::fixed(100 * gbs(t) / grader::ceilings().copy_gbs)});
+        table.row({"offset " + std::to_string(offset), grader::fixed(gbs(t)), grader::fixed(100 * gbs(t) / copy)});
     }
     for (int stride : {1, 2, 4, 8, 16, 32}) {
         auto t = ex.time([&] { copy_stride<<<grid, 256>>>(in.data(), out.data(), m, stride, in_len - 1); });
-        table.row({"stride " + std::to_string(stride), grader::fixed(gbs(t)),
-                   grader::fixed(100 * gbs(t) / grader::ceilings().copy_gbs)});
+        table.row({"stride " + std::to_string(stride), grader::fixed(gbs(t)), grader::fixed(100 * gbs(t) / copy)});
         ex.figure("stride_" + std::to_string(stride) + "_gbs", gbs(t));
     }
-    std::printf("      Coalescing penalty on this GPU (one float per thread, bytes used ÷ time):\n%s",
+    // The double3 exercise of the notes, on the same buffers viewed as doubles.
+    const size_t n3 = m / 6;
+    auto* in3 = reinterpret_cast<const double3*>(in.data());
+    auto* out3 = reinterpret_cast<double3*>(out.data());
+    auto d3 = ex.time([&] { shift_double3_per_thread<<<unsigned((n3 + 255) / 256), 256>>>(in3, out3, n3, 1.0); });
+    auto flat = ex.time([&] {
+        shift_flat<<<unsigned((3 * n3 + 255) / 256), 256>>>(reinterpret_cast<const double*>(in3),
+                                                            reinterpret_cast<double*>(out3), 3 * n3, 1.0);
+    });
+    auto d3_gbs = [&](const grader::Timing& t) { return 2.0 * n3 * sizeof(double3) / (t.median_ms * 1e6); };
+    table.row({"double3, one struct per thread", grader::fixed(d3_gbs(d3)), grader::fixed(100 * d3_gbs(d3) / copy)});
+    table.row({"double3 as flat doubles", grader::fixed(d3_gbs(flat)), grader::fixed(100 * d3_gbs(flat) / copy)});
+    ex.figure("double3_per_thread_gbs", d3_gbs(d3));
+    ex.figure("double3_flat_gbs", d3_gbs(flat));
+    std::printf("      Coalescing on this GPU: useful bytes ÷ time, against the copy ceiling %.0f GB/s\n%s", copy,
                 table.str().c_str());
 }
 
-GRADER_EXERCISE("01.1 double3 shift") {
-    ex.theory("The double3 trap");
-    ex.hint("view in and out as 3n doubles (or double2s) so consecutive threads touch consecutive addresses");
-    auto rng = ex.rng("inputs");
-    const double k = rng.uniform(-4, 4);
-    for (size_t n : kSizes) {
-        auto host = grader::random_vector<double>(3 * n, -1e3, 1e3, rng);
-        std::vector<double> expected(host);
-        for (double& v : expected) v += k;
-        grader::DeviceBuffer<double> in(host), out(3 * n, "out");
-        auto* in3 = reinterpret_cast<const double3*>(in.data());
-        auto* out3 = reinterpret_cast<double3*>(out.data());
-        std::string ctx = "shift_double3, n = " + std::to_string(n);
-        ex.run(ctx, [&] { shift_double3(in3, out3, n, k); });
-        ex.expect_close(out.download(), expected, grader::Tolerance{}, ctx);
-        ex.expect_guard(out, ctx);
-        ex.expect_unchanged(in, host, ctx);
-    }
-    size_t n = grader::timing_elements(2 * sizeof(double3));
-    auto rng_big = ex.rng("timing");
-    grader::DeviceBuffer<double> in(grader::random_vector<double>(3 * n, -1, 1, rng_big)), out(3 * n, "out");
-    auto* in3 = reinterpret_cast<const double3*>(in.data());
-    auto* out3 = reinterpret_cast<double3*>(out.data());
-    ex.run("shift_double3, timing size", [&] { shift_double3(in3, out3, n, 0.5); });
-    ex.grade(grader::memory_bound(2.0 * sizeof(double3) * n, kFraction), [&] { shift_double3(in3, out3, n, 0.5); });
-}
-
-GRADER_EXERCISE("01.2 matrix mapping") {
+GRADER_EXERCISE("01.1 matrix mapping") {
     ex.theory("Thread-to-element mapping");
     ex.hint("let threadIdx.x select the column, so a warp reads 32 consecutive floats of one row");
     auto rng = ex.rng("inputs");
@@ -128,7 +129,7 @@ std::vector<double> drifted(const std::vector<float>& pos, const std::vector<flo
 }
 }  // namespace
 
-GRADER_EXERCISE("01.3 AoS vs SoA") {
+GRADER_EXERCISE("01.2 AoS vs SoA") {
     ex.theory("AoS and SoA");
     ex.hint("read only the six arrays you need, with consecutive threads on consecutive particles");
     auto rng = ex.rng("inputs");
@@ -158,17 +159,20 @@ GRADER_EXERCISE("01.3 AoS vs SoA") {
     const double bytes = 9.0 * sizeof(float) * n;
     ex.run("drift_soa, timing size", [&] { drift_soa(p, n, 1e-3f); });
     if (!grader::sanitizer_mode()) {
-        // The array of structures, same particles, same useful bytes: the comparison point.
-        d.clear();
-        grader::DeviceBuffer<Particle> aos(n, "particles (AoS)");
-        CUDA_CHECK(cudaMemset(aos.data(), 0, aos.bytes()));
+        // The array of structures, as many particles, same useful bytes: the comparison point.
+        std::vector<Particle> host(n);
+        for (Particle& q : host) {
+            q.position = make_float3(rng_big.uniform(-1, 1), rng_big.uniform(-1, 1), rng_big.uniform(-1, 1));
+            q.velocity = make_float3(rng_big.uniform(-1, 1), rng_big.uniform(-1, 1), rng_big.uniform(-1, 1));
+            q.force = make_float3(0.f, 0.f, 0.f);
+            q.mass = 1.f, q.charge = 0.f, q.id = 0;
+        }
+        grader::DeviceBuffer<Particle> aos(host, "particles (AoS)");
         ex.run("drift_aos", [&] { drift_aos(aos.data(), n, 1e-3f); });
         double aos_gbs = bytes / (ex.time([&] { drift_aos(aos.data(), n, 1e-3f); }).median_ms * 1e6);
-        ex.figure("aos_gbs", aos_gbs);
+        ex.figure("naive_figure", aos_gbs);
         std::printf("      drift_aos (given) on the same particles: %.0f GB/s of useful bytes (%.0f %% of copy)\n", aos_gbs,
                     100 * aos_gbs / grader::ceilings().copy_gbs);
-        for (int a = 0; a < 6; ++a) d.emplace_back(grader::random_vector<float>(n, -1, 1, rng_big));
-        p = ParticleArrays{d[0].data(), d[1].data(), d[2].data(), d[3].data(), d[4].data(), d[5].data()};
     }
     ex.grade(grader::memory_bound(bytes, kFraction), [&] { drift_soa(p, n, 1e-3f); });
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Exercise 01.2 — reference. threadIdx.x walks along a row, so a warp reads 128
+// Exercise 01.1 — reference. threadIdx.x walks along a row, so a warp reads 128
 // consecutive bytes of a and of b; each thread handles kRows rows, issuing all its loads
 // before its adds so that 2 × kRows loads are in flight.
 #include "coalescing.cuh"

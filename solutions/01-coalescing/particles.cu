@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Exercise 01.3 — reference. With one array per coordinate, a warp reads 128 contiguous
+// Exercise 01.2 — reference. With one array per coordinate, a warp reads 128 contiguous
 // bytes from each of the six arrays it needs and nothing else; each thread drifts two
 // particles, a grid-stride apart, with all twelve loads issued first.
 #include "coalescing.cuh"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Exercise 01.2 — thread-to-element mapping (theory: "Thread-to-element mapping").
+// Exercise 01.1 — thread-to-element mapping (theory: "Thread-to-element mapping").
 // Here threadIdx.x walks down a column: the 32 threads of a warp touch 32 different rows,
 // cols × 4 bytes apart, so each load instruction needs 32 sectors to deliver 128 bytes.
 #include "coalescing.cuh"
@@ -18,7 +18,7 @@ __global__ void add_matrices_kernel(const float* a, const float* b, float* c, in
 }  // namespace
 
 void add_matrices(const float* a, const float* b, float* c, int rows, int cols) {
-    // TODO(01.2): map threadIdx.x to the column so that a warp reads 32 consecutive
+    // TODO(01.1): map threadIdx.x to the column so that a warp reads 32 consecutive
     // floats of one row. Then give each thread a few rows (with the loads issued before
     // the adds) so that enough bytes are in flight.
     dim3 block(16, 16);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Exercise 01.3 — array of structures vs structure of arrays (theory: "AoS and SoA").
+// Exercise 01.2 — array of structures vs structure of arrays (theory: "AoS and SoA").
 // drift_aos is complete: it is the point of comparison, and the grader times it. A drift
 // step needs 24 of each particle's 48 bytes, but DRAM moves whole 32-byte sectors, so the
 // array of structures drags the unused force, mass, charge and id along.
@@ -25,7 +25,7 @@ void drift_aos(Particle* particles, size_t n, float dt) {
 }
 
 void drift_soa(ParticleArrays particles, size_t n, float dt) {
-    // TODO(01.3): write a kernel that does the same step on the six arrays of `particles`
+    // TODO(01.2): write a kernel that does the same step on the six arrays of `particles`
     // (x[i] += vx[i] * dt, and likewise y and z) and launch it here. One particle per
     // thread is coalesced already; a few particles per thread keep more loads in flight.
     (void)particles;

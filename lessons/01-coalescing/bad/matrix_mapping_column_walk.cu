@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Known-bad 01.2: correct, with threadIdx.x walking down a column (the notes' c[x][y]
+// Known-bad 01.1: correct, with threadIdx.x walking down a column (the notes' c[x][y]
 // mapping) in 32 × 32 blocks. Must be rejected: slow.
 #include "coalescing.cuh"
 

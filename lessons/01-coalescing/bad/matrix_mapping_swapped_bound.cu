@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Known-bad 01.2: coalesced, but the row is checked against cols: right on square
+// Known-bad 01.1: coalesced, but the row is checked against cols: right on square
 // matrices, wrong (or out of bounds) on the others. Must be rejected: wrong or bounds.
 #include "coalescing.cuh"
 

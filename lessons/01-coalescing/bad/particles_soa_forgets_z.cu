@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Known-bad 01.3: drifts x and y but forgets z. Must be rejected: wrong.
+// Known-bad 01.2: drifts x and y but forgets z. Must be rejected: wrong.
 #include "coalescing.cuh"
 
 namespace {
