@@ -8,6 +8,7 @@ namespace {
 
 constexpr int kWidth = 32, kHeight = 8, kRows = 4;  // a block covers 32 columns × 32 rows
 
+//! [mapping]
 __global__ void add_matrices_kernel(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c,
                                     int rows, int cols) {
     int col = blockIdx.x * kWidth + threadIdx.x;
@@ -27,6 +28,7 @@ __global__ void add_matrices_kernel(const float* __restrict__ a, const float* __
         if (row < rows) c[size_t(row) * cols + col] = va[r] + vb[r];
     }
 }
+//! [mapping]
 
 }  // namespace
 

@@ -15,6 +15,7 @@ __global__ void drift_aos_kernel(Particle* p, size_t n, float dt) {
     }
 }
 
+//! [soa]
 constexpr int kPerThread = 2;
 
 __global__ void drift_soa_kernel(float* __restrict__ x, float* __restrict__ y, float* __restrict__ z,
@@ -37,6 +38,7 @@ __global__ void drift_soa_kernel(float* __restrict__ x, float* __restrict__ y, f
         }
     }
 }
+//! [soa]
 
 }  // namespace
 
