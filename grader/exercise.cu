@@ -99,7 +99,7 @@ void Exercise::grade(const Performance& p, const std::function<void()>& launch) 
     figure("max_ms", m.max_ms);
     figure("runs", m.runs);
     char buf[320];
-    std::snprintf(buf, sizeof buf, "%8.0f %-7s needs >= %.0f (%.0f %% of %s); median of %d runs, spread %.0f %%", got,
+    std::snprintf(buf, sizeof buf, "%.0f %s, needs >= %.0f (%.0f %% of %s); median of %d runs, spread %.0f %%", got,
                   t.unit(), need, 100 * p.fraction * threshold_scale(), t.ceiling.c_str(), m.runs, 100 * m.spread());
     detail_ = buf;
     if (impossible(p, ceilings(), double(gpu().l2_bytes), m.median_ms))

@@ -48,6 +48,28 @@ __global__ void shift_flat(const double* in, double* out, size_t m, double k) {
     if (i < m) out[i] = in[i] + k;
 }
 
+// The array-of-structures layout exercise 01.2 is compared with: 48 bytes per particle,
+// of which a drift step reads 24 and writes 12.
+struct Particle {
+    float3 position;
+    float3 velocity;
+    float3 force;
+    float mass;
+    float charge;
+    int id;
+};
+
+//! [aos]
+__global__ void drift_aos(Particle* p, size_t n, float dt) {
+    size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < n) {
+        p[i].position.x += p[i].velocity.x * dt;
+        p[i].position.y += p[i].velocity.y * dt;
+        p[i].position.z += p[i].velocity.z * dt;
+    }
+}
+//! [aos]
+
 }  // namespace
 
 GRADER_EXERCISE("01.0 coalescing on this GPU") {
@@ -168,10 +190,10 @@ GRADER_EXERCISE("01.2 AoS vs SoA") {
             q.mass = 1.f, q.charge = 0.f, q.id = 0;
         }
         grader::DeviceBuffer<Particle> aos(host, "particles (AoS)");
-        ex.run("drift_aos", [&] { drift_aos(aos.data(), n, 1e-3f); });
-        double aos_gbs = bytes / (ex.time([&] { drift_aos(aos.data(), n, 1e-3f); }).median_ms * 1e6);
+        const unsigned grid = unsigned((n + 255) / 256);
+        double aos_gbs = bytes / (ex.time([&] { drift_aos<<<grid, 256>>>(aos.data(), n, 1e-3f); }).median_ms * 1e6);
         ex.figure("naive_figure", aos_gbs);
-        std::printf("      drift_aos (given) on the same particles: %.0f GB/s of useful bytes (%.0f %% of copy)\n", aos_gbs,
+        std::printf("      the same step on an array of 48-byte structures: %.0f GB/s of useful bytes (%.0f %% of copy)\n", aos_gbs,
                     100 * aos_gbs / grader::ceilings().copy_gbs);
     }
     ex.grade(grader::memory_bound(bytes, kFraction), [&] { drift_soa(p, n, 1e-3f); });

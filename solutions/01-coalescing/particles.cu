@@ -6,15 +6,6 @@
 
 namespace {
 
-__global__ void drift_aos_kernel(Particle* p, size_t n, float dt) {
-    size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (i < n) {
-        p[i].position.x += p[i].velocity.x * dt;
-        p[i].position.y += p[i].velocity.y * dt;
-        p[i].position.z += p[i].velocity.z * dt;
-    }
-}
-
 //! [soa]
 constexpr int kPerThread = 2;
 
@@ -41,12 +32,6 @@ __global__ void drift_soa_kernel(float* __restrict__ x, float* __restrict__ y, f
 //! [soa]
 
 }  // namespace
-
-void drift_aos(Particle* particles, size_t n, float dt) {
-    const int block = 256;
-    unsigned grid = unsigned((n + block - 1) / block);
-    if (grid > 0) drift_aos_kernel<<<grid, block>>>(particles, n, dt);
-}
 
 void drift_soa(ParticleArrays p, size_t n, float dt) {
     int device = 0, sms = 0;

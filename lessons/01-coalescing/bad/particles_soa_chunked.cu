@@ -6,11 +6,6 @@
 
 namespace {
 constexpr int kChunk = 16;
-__global__ void drift_aos_kernel(Particle* p, size_t n, float dt) {
-    size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (i < n) p[i].position.x += p[i].velocity.x * dt, p[i].position.y += p[i].velocity.y * dt,
-               p[i].position.z += p[i].velocity.z * dt;
-}
 __global__ void drift_soa_kernel(ParticleArrays p, size_t n, float dt) {
     size_t first = (size_t(blockIdx.x) * blockDim.x + threadIdx.x) * kChunk;
     for (size_t i = first; i < first + kChunk && i < n; ++i)
@@ -18,9 +13,6 @@ __global__ void drift_soa_kernel(ParticleArrays p, size_t n, float dt) {
 }
 }  // namespace
 
-void drift_aos(Particle* particles, size_t n, float dt) {
-    if (n) drift_aos_kernel<<<unsigned((n + 255) / 256), 256>>>(particles, n, dt);
-}
 void drift_soa(ParticleArrays particles, size_t n, float dt) {
     size_t threads = (n + kChunk - 1) / kChunk;
     if (n) drift_soa_kernel<<<unsigned((threads + 255) / 256), 256>>>(particles, n, dt);

@@ -3,20 +3,12 @@
 #include "coalescing.cuh"
 
 namespace {
-__global__ void drift_aos_kernel(Particle* p, size_t n, float dt) {
-    size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (i < n) p[i].position.x += p[i].velocity.x * dt, p[i].position.y += p[i].velocity.y * dt,
-               p[i].position.z += p[i].velocity.z * dt;
-}
 __global__ void drift_soa_kernel(ParticleArrays p, size_t n, float dt) {
     size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (i < n) p.x[i] += p.vx[i] * dt, p.y[i] += p.vy[i] * dt;
 }
 }  // namespace
 
-void drift_aos(Particle* particles, size_t n, float dt) {
-    if (n) drift_aos_kernel<<<unsigned((n + 255) / 256), 256>>>(particles, n, dt);
-}
 void drift_soa(ParticleArrays particles, size_t n, float dt) {
     if (n) drift_soa_kernel<<<unsigned((n + 255) / 256), 256>>>(particles, n, dt);
 }
