@@ -46,7 +46,9 @@ def test_results(build):
     if log.exists():
         for line in log.read_text().splitlines():
             t = json.loads(line)
-            out[t["name"].split(":")[-1]] = (t["result"], t.get("returncode"))  # "suite - project:name"
+            # "suite - project:name" (Meson 1.4+) or "project:suite / name" (older)
+            name = t["name"].split(" / ")[-1] if " / " in t["name"] else t["name"].split(":")[-1]
+            out[name] = (t["result"], t.get("returncode"))
     return out
 
 
