@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: MIT
+// Exercise 06.6 — reference. The block size becomes a template parameter, so every level
+// of the tree is known when the kernel is compiled: the loop, its counter and its exit
+// test disappear, and each `if (kBlock >= …)` is decided by the compiler. The launcher
+// turns the runtime block size into one of six compiled kernels.
+#include "kernel_decomposition.cuh"
+#include "reduction.cuh"
+
+namespace {
+
+template <class T>
+__device__ __forceinline__ void publish(T* s, unsigned tid, T v) {
+    __syncwarp();
+    s[tid] = v;
+    __syncwarp();
+}
+
+//! [step6]
+template <unsigned kBlock, class T>
+__global__ void __launch_bounds__(kBlock) reduce_step6_kernel(const T* in, size_t n, T* out) {
+    __shared__ T s[kBlock];  // the size is a constant now: no dynamic shared memory
+    const unsigned tid = threadIdx.x;
+    const size_t i = size_t(blockIdx.x) * (2 * kBlock) + tid;
+    T v = i < n ? in[i] : T(0);
+    if (i + kBlock < n) v += in[i + kBlock];
+    s[tid] = v;
+    __syncthreads();
+    if (kBlock >= 1024) { if (tid < 512) s[tid] += s[tid + 512]; __syncthreads(); }
+    if (kBlock >= 512) { if (tid < 256) s[tid] += s[tid + 256]; __syncthreads(); }
+    if (kBlock >= 256) { if (tid < 128) s[tid] += s[tid + 128]; __syncthreads(); }
+    if (kBlock >= 128) { if (tid < 64) s[tid] += s[tid + 64]; __syncthreads(); }
+    if (tid < 32) {
+        v = s[tid];
+        if (kBlock >= 64) v += s[tid + 32];
+        publish(s, tid, v);
+        if (tid < 16) v += s[tid + 16];
+        publish(s, tid, v);
+        if (tid < 8) v += s[tid + 8];
+        publish(s, tid, v);
+        if (tid < 4) v += s[tid + 4];
+        publish(s, tid, v);
+        if (tid < 2) v += s[tid + 2];
+        publish(s, tid, v);
+        if (tid < 1) v += s[tid + 1];
+        if (tid == 0) out[blockIdx.x] = v;
+    }
+}
+//! [step6]
+
+//! [dispatch]
+template <class T>
+void launch_step6(const T* src, size_t count, T* dst, unsigned blocks, int block) {
+    switch (block) {
+        case 1024: reduce_step6_kernel<1024><<<blocks, 1024>>>(src, count, dst); break;
+        case 512: reduce_step6_kernel<512><<<blocks, 512>>>(src, count, dst); break;
+        case 256: reduce_step6_kernel<256><<<blocks, 256>>>(src, count, dst); break;
+        case 128: reduce_step6_kernel<128><<<blocks, 128>>>(src, count, dst); break;
+        case 64: reduce_step6_kernel<64><<<blocks, 64>>>(src, count, dst); break;
+        default: reduce_step6_kernel<32><<<blocks, 32>>>(src, count, dst); break;  // 32, the only size left
+    }
+}
+//! [dispatch]
+
+template <class T>
+void run_step6(const T* in, size_t n, T* out, T* scratch, int block) {
+    reduce_in_passes(in, n, out, scratch, 2 * size_t(block), [&](const T* src, size_t count, T* dst, size_t blocks) {
+        launch_step6(src, count, dst, unsigned(blocks), block);
+    });
+}
+
+}  // namespace
+
+void reduce_step6(const float* in, size_t n, float* out, float* scratch, int block_size) {
+    run_step6(in, n, out, scratch, block_size);
+}
+void reduce_step6(const int* in, size_t n, int* out, int* scratch, int block_size) {
+    run_step6(in, n, out, scratch, block_size);
+}
