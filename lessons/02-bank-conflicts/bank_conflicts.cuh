@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: MIT
+/// @file
+/// @brief Lesson 02 contract: the matrix transposes a student implements to learn how to
+///        lay out shared memory without bank conflicts.
+///
+/// Each function is a host launcher: it launches its kernel(s) on the default stream and
+/// returns without synchronizing. `in` is a rows × cols matrix stored row-major (element
+/// (r, c) at r * cols + c); `out` receives its transpose, a cols × rows matrix stored
+/// row-major, so out[c * rows + r] = in[r * cols + c]. The grader allocates both with
+/// cudaMalloc (no overlap, 256-byte aligned), uses sizes that are not multiples of any tile
+/// and times the call on a matrix far larger than the L2 cache.
+/// Theory: lessons/02-bank-conflicts/theory.md.
+#pragma once
+#include <cuda_runtime.h>
+
+/// Exercise 02.1 — transpose through a shared-memory tile.
+/// Graded: exact result on every shape; bandwidth (8 bytes per element: 4 read, 4 written)
+/// against the copy ceiling. The starter ships the naive transpose, whose writes are
+/// 32 rows apart; any tiled version (padded or not) passes.
+void transpose_tiled(const float* in, float* out, int rows, int cols);
+
+/// Exercise 02.2 — transpose through a tile without bank conflicts.
+/// Same contract as transpose_tiled(); the threshold is higher, so that the tile whose
+/// column reads hit one bank 32 times does not reach it.
+void transpose_padded(const float* in, float* out, int rows, int cols);
+
+/// Exercise 02.3 — the same transpose with 8-byte elements.
+/// Graded: exact result; bandwidth (16 bytes per element) against the copy ceiling. The
+/// starter ships the naive transpose; a double occupies two banks, so count the conflicts
+/// again before reusing the float tile.
+void transpose_double(const double* in, double* out, int rows, int cols);

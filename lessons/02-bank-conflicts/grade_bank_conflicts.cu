@@ -1,0 +1,346 @@
+// SPDX-License-Identifier: MIT
+// Lesson 02 grader: shared-memory bank conflicts. Each graded exercise checks the contract
+// in bank_conflicts.cuh on awkward shapes (exact results), then its bandwidth against the
+// copy ceiling measured on this GPU in this run. The teaching exercise 02.0 prints two
+// tables: bank conflicts isolated in shared memory, then every transpose stage (the
+// grader's copies of the notes' kernels and the student's) next to the copy ceiling.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "bank_conflicts.cuh"
+#include "grader/grader.hpp"
+
+GRADER_LESSON("02", "Shared-memory bank conflicts", "lessons/02-bank-conflicts/theory.md");
+
+namespace {
+
+// ---------------------------------------------------------------- thresholds
+// Required fractions of the copy ceiling. Calibrate them on the lent GPU from the 02.0
+// tables (solutions build) and the verdict lines of the starter and solutions builds:
+// each must sit between the reference of the stage before and the stage's own reference.
+//
+// 02.1 (tiled transpose): above the naive transpose (scattered writes, the starter) and
+// below the unpadded 64 × 64 tile, whose column reads are 32-way conflicts.
+constexpr double kTiledFraction = 0.30;
+// 02.2 (conflict-free transpose): above the unpadded tile (the starter, and the known-bad
+// "unpadded" variant) and below the padded reference. Goal of the course: padded ≥ 0.85 of
+// copy and padded ÷ threshold ≥ 1.3. Where the unpadded tile is not measurably slower than
+// the padded one, this threshold cannot separate them: see the theory page, section
+// "What the conflicts cost on this GPU", and drop the known-bad "unpadded" variant.
+constexpr double kPaddedFraction = 0.65;
+// 02.3 (double transpose): above the naive double transpose (the starter) and below the
+// conflict-free double tile. An unpadded double tile costs half as many shared-memory
+// cycles per byte as an unpadded float tile, so it may pass this threshold on GPUs whose
+// shared memory is fast next to their DRAM; the 02.0 table shows which case this GPU is.
+constexpr double kDoubleFraction = 0.65;
+
+// Shapes for the exact checks: single rows and columns, sizes around 32 and 64, exact
+// multiples of the tiles, and neither square nor multiples of anything.
+struct Shape {
+    int rows, cols;
+};
+const Shape kShapes[] = {{1, 1},    {1, 37},  {37, 1},    {31, 33},     {33, 65},
+                         {64, 128}, {65, 63}, {500, 300}, {1023, 1025}, {2049, 777}};
+
+// The timing matrix: about `elements` elements, `cols` wide. Both sides are multiples of 8,
+// so every row starts on a 32-byte sector, and neither is a multiple of 32 (or 64), so the
+// last row and column of tiles are partial. With odd widths every 128-byte row segment
+// would straddle five sectors instead of four, a tax the copy ceiling does not pay.
+Shape timing_shape(size_t elements, int cols) {
+    if (grader::sanitizer_mode()) return {200, 328};
+    size_t full = std::max<size_t>(elements / size_t(cols) / 32 * 32, 64);
+    return {int(full - 24), cols};  // ≡ 8 (mod 32)
+}
+constexpr int kFloatCols = 8200, kDoubleCols = 4104;  // both ≡ 8 (mod 32)
+
+std::string shape_text(int rows, int cols) { return std::to_string(rows) + " × " + std::to_string(cols); }
+
+// Host reference, blocked so that a matrix of hundreds of MB does not thrash the caches.
+template <class T>
+std::vector<T> transposed(const std::vector<T>& in, int rows, int cols) {
+    std::vector<T> out(in.size());
+    constexpr int kBlock = 64;
+    for (int r0 = 0; r0 < rows; r0 += kBlock)
+        for (int c0 = 0; c0 < cols; c0 += kBlock)
+            for (int r = r0; r < std::min(rows, r0 + kBlock); ++r)
+                for (int c = c0; c < std::min(cols, c0 + kBlock); ++c)
+                    out[size_t(c) * rows + r] = in[size_t(r) * cols + c];
+    return out;
+}
+
+// Checks one transpose launcher on every shape and on the timing matrix, then grades it.
+template <class T>
+void check_and_grade(grader::Exercise& ex, const char* name, void (*transpose)(const T*, T*, int, int), int timing_cols,
+                     double fraction) {
+    auto rng = ex.rng("inputs");
+    for (const Shape& s : kShapes) {
+        const size_t n = size_t(s.rows) * s.cols;
+        auto host = grader::random_vector<T>(n, -1e3, 1e3, rng);
+        grader::DeviceBuffer<T> in(host), out(n, "out");
+        const std::string ctx = std::string(name) + ", " + shape_text(s.rows, s.cols);
+        ex.run(ctx, [&] { transpose(in.data(), out.data(), s.rows, s.cols); });
+        ex.expect_close(out.download(), transposed(host, s.rows, s.cols), grader::Tolerance{}, ctx);  // exact
+        ex.expect_guard(out, ctx);
+        ex.expect_unchanged(in, host, ctx);
+    }
+    const Shape t = timing_shape(grader::timing_elements(2 * sizeof(T)), timing_cols);
+    const size_t n = size_t(t.rows) * t.cols;
+    auto rng_big = ex.rng("timing");
+    grader::DeviceBuffer<T> in(grader::random_vector<T>(n, -1, 1, rng_big), "input"), out(n, "out");
+    const std::string ctx = std::string(name) + ", timing matrix " + shape_text(t.rows, t.cols);
+    ex.run(ctx, [&] { transpose(in.data(), out.data(), t.rows, t.cols); });
+    ex.expect_close(out.download(), transposed(in.download(), t.rows, t.cols), grader::Tolerance{}, ctx);
+    ex.expect_guard(out, ctx);
+    // Every element is read once and written once.
+    ex.grade(grader::memory_bound(2.0 * sizeof(T) * n, fraction),
+             [&] { transpose(in.data(), out.data(), t.rows, t.cols); });
+}
+
+// Wavefronts one warp request needs when lane L reads element (L / group) * stride of an
+// array of `word_bytes`-byte elements: a bank delivers one 4-byte word per wavefront (any
+// number of lanes may share that word), so the bank with the most distinct words decides.
+int expected_wavefronts(int word_bytes, int stride, int group) {
+    std::map<long, std::set<long>> words_in_bank;
+    const int parts = word_bytes / 4;
+    for (int lane = 0; lane < 32; ++lane) {
+        long element = long(lane / group) * stride;
+        for (int p = 0; p < parts; ++p) {
+            long word = element * parts + p;
+            words_in_bank[word % 32].insert(word);
+        }
+    }
+    size_t worst = 0;
+    for (const auto& bank : words_in_bank) worst = std::max(worst, bank.second.size());
+    return int(worst);
+}
+
+// ---------------------------------------------------------------- teaching kernels
+// 02.0: every warp reads s[(lane / group) * stride + j], j = 0..7, over and over. Adding j
+// shifts all lanes by the same number of banks, so the eight reads of an iteration share
+// the pattern under test while being independent of one another (more requests in flight).
+constexpr int kSweepElements = 4096;  // a power of two: indices wrap with a mask
+constexpr int kSweepUnroll = 8;
+constexpr int kSweepIterations = 2048;
+
+template <class Word>
+__global__ void bank_sweep(int stride, int group, int iterations, Word* sink) {
+    __shared__ Word s[kSweepElements];
+    for (int i = threadIdx.x; i < kSweepElements; i += blockDim.x) s[i] = Word(i);
+    __syncthreads();
+    const volatile Word* vs = s;  // volatile: every read in the loop is really issued
+    const int base = (int(threadIdx.x % 32) / group) * stride;
+    Word acc = 0;
+    for (int it = 0; it < iterations; ++it) {
+#pragma unroll
+        for (int j = 0; j < kSweepUnroll; ++j) acc ^= vs[(base + j) & (kSweepElements - 1)];
+    }
+    if (acc == Word(0x5eed)) sink[0] = acc;  // never true (iterations is even); keeps the reads alive
+}
+
+// 02.0: the stages of the notes, written once here so that the table compares them on the
+// student's GPU. Blocks of 32 × 8 threads; each thread moves kTile / 8 × kTile / 32 elements.
+// The naive kernel is the starter's of 02.1 (and, for doubles, of 02.3).
+template <class T>
+__global__ void naive_transpose(const T* in, T* out, int rows, int cols) {
+    int c = blockIdx.x * 32 + threadIdx.x;
+    for (int i = 0; i < 4; ++i) {
+        int r = blockIdx.y * 32 + threadIdx.y + 8 * i;
+        if (r < rows && c < cols) out[size_t(c) * rows + r] = in[size_t(r) * cols + c];
+    }
+}
+
+// kTranspose false: the same tile traffic without the transpose (a copy through shared
+// memory, read along rows only): what a conflict-free tiled transpose can at best reach.
+template <class T, int kTile, int kPad, bool kTranspose>
+__global__ void __launch_bounds__(256)
+    tile_transpose(const T* __restrict__ in, T* __restrict__ out, int rows, int cols) {
+    __shared__ T tile[kTile][kTile + kPad];
+    const int r0 = blockIdx.y * kTile, c0 = blockIdx.x * kTile;
+    T v[kTile / 8][kTile / 32];  // every load is issued before the first store to the tile
+#pragma unroll
+    for (int i = 0; i < kTile / 8; ++i)
+#pragma unroll
+        for (int j = 0; j < kTile / 32; ++j) {
+            int dy = threadIdx.y + 8 * i, dx = threadIdx.x + 32 * j;
+            v[i][j] = (r0 + dy < rows && c0 + dx < cols) ? in[size_t(r0 + dy) * cols + c0 + dx] : T(0);
+        }
+#pragma unroll
+    for (int i = 0; i < kTile / 8; ++i)
+#pragma unroll
+        for (int j = 0; j < kTile / 32; ++j) tile[threadIdx.y + 8 * i][threadIdx.x + 32 * j] = v[i][j];
+    __syncthreads();
+#pragma unroll
+    for (int i = 0; i < kTile / 8; ++i)
+#pragma unroll
+        for (int j = 0; j < kTile / 32; ++j) {
+            int dy = threadIdx.y + 8 * i, dx = threadIdx.x + 32 * j;
+            if (kTranspose) {
+                if (c0 + dy < cols && r0 + dx < rows) out[size_t(c0 + dy) * rows + r0 + dx] = tile[dx][dy];
+            } else if (r0 + dy < rows && c0 + dx < cols) {
+                out[size_t(r0 + dy) * cols + c0 + dx] = tile[dy][dx];
+            }
+        }
+}
+
+template <class T>
+void launch_naive(const T* in, T* out, int rows, int cols) {
+    naive_transpose<<<dim3((cols + 31) / 32, (rows + 31) / 32), dim3(32, 8)>>>(in, out, rows, cols);
+}
+template <class T, int kTile, int kPad, bool kTranspose = true>
+void launch_tile(const T* in, T* out, int rows, int cols) {
+    dim3 grid((cols + kTile - 1) / kTile, (rows + kTile - 1) / kTile);
+    tile_transpose<T, kTile, kPad, kTranspose><<<grid, dim3(32, 8)>>>(in, out, rows, cols);
+}
+
+template <class Word>
+grader::Timing time_sweep(grader::Exercise& ex, int stride, int group, Word* sink) {
+    const unsigned blocks = unsigned(grader::gpu().sms) * 4;
+    auto launch = [&] { bank_sweep<Word><<<blocks, 256>>>(stride, group, kSweepIterations, sink); };
+    return ex.time(launch, {2, 11, false});  // no L2 flush: only shared memory is involved
+}
+
+// First table of 02.0: one access pattern per row, timed in isolation.
+void print_bank_sweep(grader::Exercise& ex) {
+    struct Pattern {
+        const char* label;
+        int word_bytes, stride, group;
+    };
+    const Pattern patterns[] = {
+        {"s[0]  (broadcast)", 4, 0, 1},
+        {"s[lane / 2]  (multicast)", 4, 1, 2},
+        {"s[lane]", 4, 1, 1},
+        {"s[2 lane]", 4, 2, 1},
+        {"s[3 lane]", 4, 3, 1},
+        {"s[4 lane]", 4, 4, 1},
+        {"s[8 lane]", 4, 8, 1},
+        {"s[16 lane]", 4, 16, 1},
+        {"s[32 lane]  (column of float [32][32])", 4, 32, 1},
+        {"s[33 lane]  (column of float [32][33])", 4, 33, 1},
+        {"d[lane]", 8, 1, 1},
+        {"d[2 lane]", 8, 2, 1},
+        {"d[16 lane]", 8, 16, 1},
+        {"d[32 lane]  (column of double [32][32])", 8, 32, 1},
+        {"d[33 lane]  (column of double [32][33])", 8, 33, 1},
+    };
+    grader::DeviceBuffer<unsigned long long> sink(1, "sink");
+    auto median_ms = [&](const Pattern& p) {
+        if (p.word_bytes == 4) return time_sweep(ex, p.stride, p.group, reinterpret_cast<unsigned*>(sink.data())).median_ms;
+        return time_sweep(ex, p.stride, p.group, sink.data()).median_ms;
+    };
+    const double unit_ms = median_ms({"s[lane]", 4, 1, 1});
+    grader::Table table({"warp reads (s: 4-byte words, d: 8-byte)", "wavefronts (predicted)", "time ÷ time of s[lane]"});
+    for (const Pattern& p : patterns) {
+        const double ratio = median_ms(p) / unit_ms;
+        const int predicted = expected_wavefronts(p.word_bytes, p.stride, p.group);
+        table.row({p.label, std::to_string(predicted), grader::fixed(ratio, 1)});
+        ex.figure((p.word_bytes == 4 ? "s_" : "d_") + std::to_string(p.stride) + "_" + std::to_string(p.group), ratio);
+    }
+    std::printf("      Shared-memory reads on this GPU (%u blocks of 8 warps, %d requests per warp):\n%s",
+                unsigned(grader::gpu().sms) * 4, kSweepUnroll * kSweepIterations, table.str().c_str());
+}
+
+// One row of the second table: a launcher and what it is.
+struct Stage {
+    std::string label, key, wavefronts;
+    std::function<void()> launch;
+    bool student;  // the student's code: checked for faults before it is timed
+};
+
+// Times each stage on a matrix of `bytes` moved per call and adds its row.
+void time_stages(grader::Exercise& ex, grader::Table& table, double bytes, const std::vector<Stage>& stages) {
+    const double copy = grader::ceilings().copy_gbs;
+    for (const Stage& s : stages) {
+        if (s.student) ex.run(s.label, s.launch);
+        const double gbs = bytes / (ex.time(s.launch).median_ms * 1e6);
+        table.row({s.label, s.wavefronts, grader::fixed(gbs), grader::fixed(100 * gbs / copy)});
+        ex.figure(s.key + "_gbs", gbs);
+    }
+}
+
+std::string wavefronts(int word_bytes, int row_length) {
+    return std::to_string(expected_wavefronts(word_bytes, row_length, 1));
+}
+
+// Second table of 02.0: every transpose stage on the timing matrices, the grader's copies
+// of the notes' kernels and the student's three launchers.
+void print_transpose_stages(grader::Exercise& ex) {
+    grader::Table table({"stage", "column read: wavefronts", "GB/s", "% of copy"});
+    table.row({"copy ceiling (calibration kernel)", "", grader::fixed(grader::ceilings().copy_gbs), "100"});
+    {
+        const Shape t = timing_shape(grader::timing_elements(2 * sizeof(float)), kFloatCols);
+        const size_t n = size_t(t.rows) * t.cols;
+        grader::DeviceBuffer<float> in(n, "input"), out(n, "out");
+        const float* i = in.data();
+        float* o = out.data();
+        const int r = t.rows, c = t.cols;
+        table.row({"float matrix " + shape_text(r, c), "", "", ""});
+        time_stages(ex, table, 2.0 * sizeof(float) * n,
+                    {{"tile copy 64 x 64, no transpose (the target)", "tile_copy", "1",
+                      [=] { launch_tile<float, 64, 0, false>(i, o, r, c); }, false},
+                     {"naive transpose (02.1 starter)", "naive", "-", [=] { launch_naive(i, o, r, c); }, false},
+                     {"tile 32 x 32, 4 per thread (the notes)", "tile32", wavefronts(4, 32),
+                      [=] { launch_tile<float, 32, 0>(i, o, r, c); }, false},
+                     {"tile 32 x 33, 4 per thread", "tile32_padded", wavefronts(4, 33),
+                      [=] { launch_tile<float, 32, 1>(i, o, r, c); }, false},
+                     {"tile 64 x 64, 16 per thread (02.2 starter)", "tile64", wavefronts(4, 64),
+                      [=] { launch_tile<float, 64, 0>(i, o, r, c); }, false},
+                     {"tile 64 x 65, 16 per thread", "tile64_padded", wavefronts(4, 65),
+                      [=] { launch_tile<float, 64, 1>(i, o, r, c); }, false},
+                     {"your transpose_tiled (02.1)", "student_02_1", "", [=] { transpose_tiled(i, o, r, c); }, true},
+                     {"your transpose_padded (02.2)", "student_02_2", "", [=] { transpose_padded(i, o, r, c); }, true}});
+    }
+    {
+        const Shape t = timing_shape(grader::timing_elements(2 * sizeof(double)), kDoubleCols);
+        const size_t n = size_t(t.rows) * t.cols;
+        grader::DeviceBuffer<double> in(n, "input"), out(n, "out");
+        const double* i = in.data();
+        double* o = out.data();
+        const int r = t.rows, c = t.cols;
+        table.row({"double matrix " + shape_text(r, c), "", "", ""});
+        time_stages(ex, table, 2.0 * sizeof(double) * n,
+                    {{"double: naive transpose (02.3 starter)", "double_naive", "-", [=] { launch_naive(i, o, r, c); },
+                      false},
+                     {"double: tile 32 x 32", "double_tile32", wavefronts(8, 32),
+                      [=] { launch_tile<double, 32, 0>(i, o, r, c); }, false},
+                     {"double: tile 32 x 33", "double_tile32_padded", wavefronts(8, 33),
+                      [=] { launch_tile<double, 32, 1>(i, o, r, c); }, false},
+                     {"your transpose_double (02.3)", "student_02_3", "", [=] { transpose_double(i, o, r, c); }, true}});
+    }
+    std::printf("      Transpose stages on this GPU, side by side with the copy ceiling:\n%s"
+                "      (wavefronts: per warp-wide read of a tile column; conflict-free is 1 for floats, 2 for doubles)\n",
+                table.str().c_str());
+}
+
+}  // namespace
+
+GRADER_EXERCISE("02.0 bank conflicts on this GPU") {
+    if (grader::sanitizer_mode()) ex.skip("teaching tables: nothing is timed under compute-sanitizer");
+    ex.theory("What the conflicts cost on this GPU");
+    print_bank_sweep(ex);
+    print_transpose_stages(ex);
+}
+
+GRADER_EXERCISE("02.1 tiled transpose") {
+    ex.theory("The transpose through a tile");
+    ex.hint("stage a tile in shared memory so that the global reads and the global writes are both coalesced");
+    check_and_grade<float>(ex, "transpose_tiled", transpose_tiled, kFloatCols, kTiledFraction);
+}
+
+GRADER_EXERCISE("02.2 padded transpose") {
+    ex.theory("Padding and swizzling");
+    ex.hint("pad the tile by one column (or swizzle the column index) so that a column of the tile spans all 32 banks");
+    check_and_grade<float>(ex, "transpose_padded", transpose_padded, kFloatCols, kPaddedFraction);
+}
+
+GRADER_EXERCISE("02.3 double transpose") {
+    ex.theory("8-byte words");
+    ex.hint("transpose through a shared tile of doubles whose columns spread over all 16 bank pairs (pad or swizzle)");
+    check_and_grade<double>(ex, "transpose_double", transpose_double, kDoubleCols, kDoubleFraction);
+}

@@ -1,0 +1,350 @@
+// SPDX-License-Identifier: MIT
+// Lesson 03 grader: tiling, on the matrix product. Each graded exercise checks the contract
+// in tiling.cuh against a float64 host reference (every element on small and medium
+// shapes, a sample of elements on the timed product), then grades its speed as a fraction
+// of cuBLAS SGEMM timed on the same product in the same run. The teaching exercise 03.0
+// prints every stage's GFLOP/s next to cuBLAS and the FP32 FMA peak.
+#include <cublas_v2.h>
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <iterator>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "grader/grader.hpp"
+#include "tiling.cuh"
+
+GRADER_LESSON("03", "Tiling: matrix multiplication", "lessons/03-tiling/theory.md");
+
+namespace {
+
+// ---------------------------------------------------------------- thresholds
+// Required fractions of cuBLAS SGEMM (FP32, no tensor cores) on the same product, timed in
+// the same run. Calibrate them on the lent GPU from the 03.0 table of the solutions build
+// and of the starter build: each must sit between the reference of the stage before
+// (which the starter ships) and the stage's own reference. Goals of the course on
+// H100/H200: shared-memory tiles ≥ 0.15 of cuBLAS, coarsened ≥ 0.40.
+//
+// 03.1: above the naive kernel whose threadIdx.x walks down a column of C, below the
+// coalesced reference.
+constexpr double kCoalescedFraction = 0.03;
+// 03.2: above the coalesced reference, below the 32 × 32 shared-memory tile reference.
+constexpr double kSharedFraction = 0.10;
+// 03.3: above the shared-memory tile reference, below the 8 × 8 register-blocked reference.
+constexpr double kCoarsenedFraction = 0.25;
+// 03.4 (against cuBLAS on C = A·Bᵀ): above the naive A·Bᵀ kernel, below the tiled reference.
+constexpr double kAbtFraction = 0.06;
+
+struct Dims {
+    int M, N, K;
+};
+
+// Shapes checked element by element: degenerate ones, sizes around the tile sizes, exact
+// multiples of 32 and 128, and skewed medium ones. Under compute-sanitizer only the first
+// kSanitizerShapes run (racecheck instruments every shared-memory access).
+const Dims kShapes[] = {{1, 1, 1},     {1, 1, 77},      {3, 5, 7},       {1, 67, 33},     {67, 1, 33},     {33, 65, 17},
+                        {65, 33, 129}, {128, 128, 128}, {127, 129, 131}, {300, 200, 513}, {509, 1031, 777}};
+constexpr int kSanitizerShapes = 9;
+
+// The timed product. Every side is 4 more than a multiple of 8: no tile of 8 or more
+// divides it, yet rows start on 16-byte boundaries, so vector loads stay possible. Large
+// enough to fill an H200 (1056 tiles of 128 × 128), small enough that the naive kernel
+// takes well under a second per call (128 GFLOP at a few hundred GFLOP/s).
+Dims timing_dims() { return grader::sanitizer_mode() ? Dims{257, 263, 129} : Dims{3996, 4100, 3900}; }
+
+double flops(Dims d) { return 2.0 * d.M * d.N * d.K; }
+// Minimal traffic: A and B read once, C written once.
+double bytes(Dims d) { return 4.0 * (double(d.M) * d.K + double(d.K) * d.N + double(d.M) * d.N); }
+
+std::string dims_text(Dims d) {
+    return "M × N × K = " + std::to_string(d.M) + " × " + std::to_string(d.N) + " × " + std::to_string(d.K);
+}
+
+// How far a correct FP32 result may be from the exact one (theory: "How close is correct").
+// Summing K products in any order, with or without fused multiply-adds, errs by at most
+// γ_K Σ|a b|, γ_K = K u / (1 − K u), u = 2^-24; two more roundings of slack.
+double allowed_error(int K, double magnitude) {
+    const double u = 0x1p-24, n = K + 2.0;
+    return n * u / (1 - n * u) * magnitude;
+}
+
+// One element of C as the float64 reference sees it.
+struct Expected {
+    size_t index;
+    double value, bound;
+};
+
+// C(i, j) = Σ_k A(i, k) B(k, j), or Σ_k A(i, k) B(j, k) when `bt` (B stored N × K).
+Expected expected_entry(const std::vector<float>& A, const std::vector<float>& B, Dims d, bool bt, int i, int j) {
+    double sum = 0, magnitude = 0;
+    for (int k = 0; k < d.K; ++k) {
+        double p = double(A[size_t(i) * d.K + k]) * double(bt ? B[size_t(j) * d.K + k] : B[size_t(k) * d.N + j]);
+        sum += p;
+        magnitude += std::fabs(p);
+    }
+    return {size_t(i) * d.N + j, sum, allowed_error(d.K, magnitude)};
+}
+
+// Every element, in an order that streams through B (for A·B) instead of striding down it.
+std::vector<Expected> full_reference(const std::vector<float>& A, const std::vector<float>& B, Dims d, bool bt) {
+    std::vector<Expected> out;
+    out.reserve(size_t(d.M) * d.N);
+    std::vector<double> sum(d.N), magnitude(d.N);
+    for (int i = 0; i < d.M; ++i) {
+        if (bt) {
+            for (int j = 0; j < d.N; ++j) out.push_back(expected_entry(A, B, d, true, i, j));
+            continue;
+        }
+        std::fill(sum.begin(), sum.end(), 0.0);
+        std::fill(magnitude.begin(), magnitude.end(), 0.0);
+        for (int k = 0; k < d.K; ++k) {
+            const double a = A[size_t(i) * d.K + k];
+            const float* b = &B[size_t(k) * d.N];
+            for (int j = 0; j < d.N; ++j) {
+                sum[j] += a * b[j];
+                magnitude[j] += std::fabs(a * b[j]);
+            }
+        }
+        for (int j = 0; j < d.N; ++j) out.push_back({size_t(i) * d.N + j, sum[j], allowed_error(d.K, magnitude[j])});
+    }
+    return out;
+}
+
+// Elements checked on the timed product: the four corners, 32 of the last row and 32 of
+// the last column (the edge tiles), and 188 anywhere.
+std::vector<std::pair<int, int>> sample_entries(Dims d, grader::Rng& rng) {
+    std::vector<std::pair<int, int>> s = {{0, 0}, {0, d.N - 1}, {d.M - 1, 0}, {d.M - 1, d.N - 1}};
+    for (int n = 0; n < 32; ++n) s.push_back({d.M - 1, int(rng.integer(0, d.N - 1))});
+    for (int n = 0; n < 32; ++n) s.push_back({int(rng.integer(0, d.M - 1)), d.N - 1});
+    for (int n = 0; n < 188; ++n) s.push_back({int(rng.integer(0, d.M - 1)), int(rng.integer(0, d.N - 1))});
+    return s;
+}
+
+std::string number(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.9g", v);
+    return buf;
+}
+
+// FAIL (wrong) unless every listed element of `got` is within its bound.
+void expect_gemm(grader::Exercise& ex, const std::vector<float>& got, const std::vector<Expected>& expected, Dims d,
+                 const std::string& context) {
+    size_t wrong = 0, unwritten = 0;
+    std::string first;
+    for (const Expected& e : expected) {
+        const float g = got[e.index];
+        const bool poisoned = grader::is_poison(g);
+        if (!poisoned && std::fabs(double(g) - e.value) <= e.bound) continue;  // NaN fails here too
+        ++wrong;
+        unwritten += poisoned;
+        if (wrong <= 4)
+            first += "; C(" + std::to_string(e.index / d.N) + ", " + std::to_string(e.index % d.N) + ") expected " +
+                     number(e.value) + " ± " + number(e.bound) + ", got " + (poisoned ? "never written" : number(g));
+    }
+    if (wrong == 0) return;
+    ex.reject(grader::Reason::wrong, context + ": " + std::to_string(wrong) + " of " + std::to_string(expected.size()) +
+                                         " checked elements wrong" +
+                                         (unwritten ? " (" + std::to_string(unwritten) + " never written)" : "") +
+                                         "; first: " + first.substr(2));
+}
+
+// cuBLAS SGEMM on row-major matrices. cuBLAS is column-major, and a row-major matrix read
+// column-major is its transpose: for C = A·B it computes Cᵀ = Bᵀ·Aᵀ (B first), for
+// C = A·Bᵀ it computes Cᵀ = B·Aᵀ.
+class Cublas {
+public:
+    Cublas() {
+        check(cublasCreate(&handle_), "cublasCreate");
+        // FP32 arithmetic. The default math mode uses tensor cores only where they keep
+        // full FP32 precision; it never rounds SGEMM's inputs to TF32.
+        check(cublasSetMathMode(handle_, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
+    }
+    ~Cublas() { cublasDestroy(handle_); }
+    Cublas(const Cublas&) = delete;
+    Cublas& operator=(const Cublas&) = delete;
+
+    //! [cublas_row_major]
+    void gemm(const float* A, const float* B, float* C, Dims d, bool bt) {
+        const float one = 1.f, zero = 0.f;
+        if (bt)
+            check(cublasSgemm(handle_, CUBLAS_OP_T, CUBLAS_OP_N, d.N, d.M, d.K, &one, B, d.K, A, d.K, &zero, C, d.N),
+                  "cublasSgemm");
+        else
+            check(cublasSgemm(handle_, CUBLAS_OP_N, CUBLAS_OP_N, d.N, d.M, d.K, &one, B, d.N, A, d.K, &zero, C, d.N),
+                  "cublasSgemm");
+    }
+    //! [cublas_row_major]
+
+private:
+    static void check(cublasStatus_t s, const char* what) {
+        if (s != CUBLAS_STATUS_SUCCESS)
+            throw std::runtime_error(std::string(what) + " failed: " + cublasGetStatusString(s));
+    }
+    cublasHandle_t handle_ = nullptr;
+};
+
+// Times cuBLAS on the timed product (its own output buffer) after checking a sample of its
+// result, so that a slip in the column-major call cannot pass for a fast ceiling.
+double time_cublas(grader::Exercise& ex, const grader::DeviceBuffer<float>& a, const grader::DeviceBuffer<float>& b,
+                   const std::vector<float>& ha, const std::vector<float>& hb, Dims d, bool bt) {
+    Cublas blas;
+    grader::DeviceBuffer<float> c(size_t(d.M) * d.N, "cuBLAS output");
+    blas.gemm(a.data(), b.data(), c.data(), d, bt);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    auto rng = ex.rng("cublas check");
+    auto got = c.download();
+    for (auto [i, j] : sample_entries(d, rng)) {
+        Expected e = expected_entry(ha, hb, d, bt, i, j);
+        if (!(std::fabs(double(got[e.index]) - e.value) <= e.bound))
+            throw std::logic_error("grader self-check: cuBLAS disagrees with the host reference at C(" +
+                                   std::to_string(i) + ", " + std::to_string(j) + ")");
+    }
+    const double ms = ex.time([&] { blas.gemm(a.data(), b.data(), c.data(), d, bt); }).median_ms;
+    ex.figure("cublas_gflops", flops(d) / (ms * 1e6));
+    return ms;
+}
+
+using Launcher = void (*)(const float*, const float*, float*, int, int, int);
+
+// Checks one launcher on every shape and on the timed product, then grades it.
+void check_and_grade(grader::Exercise& ex, const char* name, Launcher gemm, bool bt, const char* vendor,
+                     double fraction) {
+    auto rng = ex.rng("inputs");
+    const int shapes = grader::sanitizer_mode() ? kSanitizerShapes : int(std::size(kShapes));
+    for (int s = 0; s < shapes; ++s) {
+        const Dims d = kShapes[s];
+        auto ha = grader::random_vector<float>(size_t(d.M) * d.K, -1, 1, rng);
+        auto hb = grader::random_vector<float>(size_t(d.K) * d.N, -1, 1, rng);
+        grader::DeviceBuffer<float> a(ha, "A"), b(hb, "B"), c(size_t(d.M) * d.N, "C");
+        const std::string ctx = std::string(name) + ", " + dims_text(d);
+        ex.run(ctx, [&] { gemm(a.data(), b.data(), c.data(), d.M, d.N, d.K); });
+        expect_gemm(ex, c.download(), full_reference(ha, hb, d, bt), d, ctx);
+        ex.expect_guard(c, ctx);
+        ex.expect_unchanged(a, ha, ctx + ", A");
+        ex.expect_unchanged(b, hb, ctx + ", B");
+    }
+
+    const Dims t = timing_dims();
+    auto rng_big = ex.rng("timing");
+    auto ha = grader::random_vector<float>(size_t(t.M) * t.K, -1, 1, rng_big);
+    auto hb = grader::random_vector<float>(size_t(t.K) * t.N, -1, 1, rng_big);
+    grader::DeviceBuffer<float> a(ha, "A"), b(hb, "B"), c(size_t(t.M) * t.N, "C");
+    double vendor_ms = 1;  // nothing is timed under compute-sanitizer; grade() checks correctness only
+    if (!grader::sanitizer_mode()) vendor_ms = time_cublas(ex, a, b, ha, hb, t, bt);
+    const std::string ctx = std::string(name) + ", timed product " + dims_text(t);
+    ex.run(ctx, [&] { gemm(a.data(), b.data(), c.data(), t.M, t.N, t.K); });
+    const auto got = c.download();
+    // Every element must have been written; a sample is compared with the reference.
+    const auto never = size_t(std::count_if(got.begin(), got.end(), [](float v) { return grader::is_poison(v); }));
+    if (never)
+        ex.reject(grader::Reason::wrong, ctx + ": " + std::to_string(never) + " of " + std::to_string(got.size()) +
+                                             " elements of C never written (edge tiles?)");
+    std::vector<Expected> sampled;
+    for (auto [i, j] : sample_entries(t, rng_big)) sampled.push_back(expected_entry(ha, hb, t, bt, i, j));
+    expect_gemm(ex, got, sampled, t, ctx + " (sampled)");
+    ex.expect_guard(c, ctx);
+    ex.grade(grader::versus(vendor, vendor_ms, bytes(t), flops(t), fraction),
+             [&] { gemm(a.data(), b.data(), c.data(), t.M, t.N, t.K); });
+}
+
+// ---------------------------------------------------------------- teaching kernels
+// The two naive kernels the starter ships, written once here for the 03.0 table.
+__global__ void naive_uncoalesced(const float* A, const float* B, float* C, int M, int N, int K) {
+    const int row = blockIdx.x * 32 + threadIdx.x, col = blockIdx.y * 8 + threadIdx.y;
+    if (row >= M || col >= N) return;
+    float acc = 0.f;
+    for (int k = 0; k < K; ++k) acc += A[size_t(row) * K + k] * B[size_t(k) * N + col];
+    C[size_t(row) * N + col] = acc;
+}
+__global__ void naive_abt(const float* A, const float* B, float* C, int M, int N, int K) {
+    const int col = blockIdx.x * 32 + threadIdx.x, row = blockIdx.y * 8 + threadIdx.y;
+    if (row >= M || col >= N) return;
+    float acc = 0.f;
+    for (int k = 0; k < K; ++k) acc += A[size_t(row) * K + k] * B[size_t(col) * K + k];
+    C[size_t(row) * N + col] = acc;
+}
+
+}  // namespace
+
+GRADER_EXERCISE("03.0 stage table") {
+    if (grader::sanitizer_mode()) ex.skip("teaching table: nothing is timed under compute-sanitizer");
+    ex.theory("The ceiling: cuBLAS");
+    const Dims t = timing_dims();
+    auto rng = ex.rng("inputs");
+    // The same K × N elements serve as B (K × N) for A·B and as B (N × K) for A·Bᵀ.
+    grader::DeviceBuffer<float> a(grader::random_vector<float>(size_t(t.M) * t.K, -1, 1, rng), "A"),
+        b(grader::random_vector<float>(size_t(t.K) * t.N, -1, 1, rng), "B"), c(size_t(t.M) * t.N, "C");
+    const float* A = a.data();
+    const float* B = b.data();
+    float* C = c.data();
+    const double peak = grader::ceilings().fma_gflops;
+    // Few runs: the naive kernels take a good fraction of a second each on some GPUs.
+    const grader::TimingOptions quick{1, 5, true};
+    Cublas blas;
+    grader::Table table({"stage", "ms", "GFLOP/s", "% of cuBLAS", "% of FMA peak"});
+    struct Stage {
+        std::string label, key;
+        std::function<void()> launch;
+        bool student;  // the student's code: checked for faults before it is timed
+    };
+    // Each group starts with its cuBLAS row, which the others are compared with.
+    auto time_group = [&](const std::vector<Stage>& stages) {
+        double vendor_gflops = 0;
+        for (const Stage& s : stages) {
+            if (s.student) ex.run(s.label, s.launch);
+            const double ms = ex.time(s.launch, quick).median_ms, gflops = flops(t) / (ms * 1e6);
+            if (vendor_gflops == 0) vendor_gflops = gflops;
+            table.row({s.label, grader::fixed(ms, 2), grader::fixed(gflops),
+                       grader::fixed(100 * gflops / vendor_gflops, 1), grader::fixed(100 * gflops / peak, 1)});
+            ex.figure(s.key + "_gflops", gflops);
+        }
+    };
+    const dim3 block(32, 8), naive_grid((t.M + 31) / 32, (t.N + 7) / 8), abt_grid((t.N + 31) / 32, (t.M + 7) / 8);
+    const int M = t.M, N = t.N, K = t.K;
+    time_group({{"cuBLAS SGEMM, C = A·B", "cublas", [&] { blas.gemm(A, B, C, t, false); }, false},
+                {"naive, threadIdx.x on rows (03.1 starter)", "naive",
+                 [&] { naive_uncoalesced<<<naive_grid, block>>>(A, B, C, M, N, K); }, false},
+                {"your sgemm_coalesced (03.1)", "student_03_1", [&] { sgemm_coalesced(A, B, C, M, N, K); }, true},
+                {"your sgemm_shared (03.2)", "student_03_2", [&] { sgemm_shared(A, B, C, M, N, K); }, true},
+                {"your sgemm_coarsened (03.3)", "student_03_3", [&] { sgemm_coarsened(A, B, C, M, N, K); }, true}});
+    time_group({{"cuBLAS SGEMM, C = A·Bᵀ", "cublas_abt", [&] { blas.gemm(A, B, C, t, true); }, false},
+                {"naive A·Bᵀ (03.4 starter)", "naive_abt",
+                 [&] { naive_abt<<<abt_grid, block>>>(A, B, C, M, N, K); }, false},
+                {"your sgemm_abt (03.4)", "student_03_4", [&] { sgemm_abt(A, B, C, M, N, K); }, true}});
+    std::printf("      %s (%.1f GFLOP per call) on this GPU; FP32 FMA peak measured now: %.0f GFLOP/s\n%s",
+                dims_text(t).c_str(), flops(t) / 1e9, peak, table.str().c_str());
+}
+
+GRADER_EXERCISE("03.1 coalesced mapping") {
+    ex.theory("Thread mapping");
+    ex.hint(
+        "let threadIdx.x select the column of C, so that a warp reads consecutive floats of B and writes consecutive "
+        "floats of C");
+    check_and_grade(ex, "sgemm_coalesced", sgemm_coalesced, false, "cuBLAS SGEMM", kCoalescedFraction);
+}
+
+GRADER_EXERCISE("03.2 shared-memory tiles") {
+    ex.theory("Shared-memory tiles");
+    ex.hint("load T × T tiles of A and B into shared memory once per step along K and take all T products from there");
+    check_and_grade(ex, "sgemm_shared", sgemm_shared, false, "cuBLAS SGEMM", kSharedFraction);
+}
+
+GRADER_EXERCISE("03.3 thread coarsening") {
+    ex.theory("Thread coarsening");
+    ex.hint(
+        "give each thread a patch of C (e.g. 8 × 8) in registers and reuse each value read from shared memory for a "
+        "whole row or column of it");
+    check_and_grade(ex, "sgemm_coarsened", sgemm_coarsened, false, "cuBLAS SGEMM", kCoarsenedFraction);
+}
+
+GRADER_EXERCISE("03.4 tiled A times B transposed") {
+    ex.theory("A times B transposed");
+    ex.hint("load the tile of B along its rows (coalesced) and transpose it through a padded shared-memory tile");
+    check_and_grade(ex, "sgemm_abt", sgemm_abt, true, "cuBLAS SGEMM (B transposed)", kAbtFraction);
+}
