@@ -66,6 +66,35 @@ Outcome synthesized(const std::string& name, Reason reason, const std::string& m
     return outcome_from_report(name, o.str());
 }
 
+// compute-sanitizer writes its reports to the log named by GRADER_SANITIZER_LOG (the
+// --log-file of the memcheck and racecheck setups). Racecheck files the hazards of
+// warp-synchronous code as warnings, which do not change the exit code, so the runner
+// reads what the log gained while the exercise ran and fails the exercise on any report.
+size_t file_size(const std::string& path) {
+    std::ifstream f(path, std::ios::ate | std::ios::binary);
+    return f ? static_cast<size_t>(f.tellg()) : 0;
+}
+
+std::string sanitizer_findings(const std::string& log, size_t from) {
+    if (log.empty()) return "";
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // let the front-end flush
+    std::ifstream f(log);
+    f.seekg(static_cast<std::streamoff>(from));
+    std::string line, first, shown;
+    int reports = 0, lines = 0;
+    while (std::getline(f, line)) {
+        bool report = line.find("hazard detected") != std::string::npos || line.find("Race reported") != std::string::npos ||
+                      line.find("Invalid __") != std::string::npos || line.find("Program hit") != std::string::npos ||
+                      line.find("Uninitialized __") != std::string::npos || line.find("Barrier error") != std::string::npos;
+        if (report && reports++ == 0) first = line;
+        if (reports > 0 && lines < 12 && line.find("Host Frame") == std::string::npos) shown += "      " + line + "\n", ++lines;
+    }
+    if (reports == 0) return "";
+    std::printf("%s", shown.c_str());
+    return std::to_string(reports) + " report(s) from compute-sanitizer (" + getenv_or(env::sanitizer, "") +
+           "), the first: " + first.substr(first.find_first_not_of("= ")) + " (full log: " + log + ")";
+}
+
 // Starts this same executable on one exercise and waits for it, at most timeout_seconds().
 Outcome run_child(const std::string& name) {
     char report_path[] = "/tmp/grader-report-XXXXXX";
@@ -86,6 +115,8 @@ Outcome run_child(const std::string& name) {
         std::fprintf(stderr, "cannot start %s: %s\n", state().self.c_str(), std::strerror(errno));
         _exit(127);
     }
+    const std::string log = sanitizer_mode() ? getenv_or(env::sanitizer_log, "") : "";
+    const size_t log_from = file_size(log);
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_seconds());
     int status = 0;
     pid_t done = 0;
@@ -111,7 +142,9 @@ Outcome run_child(const std::string& name) {
                            "the exercise's process exited (code " + std::to_string(WEXITSTATUS(status)) +
                                ") without a verdict: did the submission call exit() or reset the device?");
     Outcome o = outcome_from_report(name, report);
-    // compute-sanitizer reports errors through the exit code of a process whose own
+    std::string findings = sanitizer_findings(log, log_from);
+    if (o.verdict == "PASS" && !findings.empty()) return synthesized(name, Reason::fault, findings);
+    // compute-sanitizer also reports errors through the exit code of a process whose own
     // checks may all have passed.
     if (o.verdict == "PASS" && WEXITSTATUS(status) != 0)
         return synthesized(name, Reason::fault,
