@@ -133,6 +133,7 @@ void Exercise::execute(void (*body)(Exercise&)) {
         std::printf("INFO  %-28s teaching output, not graded\n", name_.c_str());
     } else if (reason_ == Reason::none) {
         std::printf("PASS  %-28s %s\n", name_.c_str(), detail_.empty() ? "correct" : detail_.c_str());
+        if (!overlap_.empty()) std::printf("      note: %s\n", overlap_.c_str());
     } else {
         std::printf("FAIL  %-28s [%s] %s\n      %s\n", name_.c_str(), to_string(reason_), message_.c_str(),
                     where().c_str());
@@ -147,6 +148,7 @@ std::string Exercise::report_json() const {
         .add("reason", to_string(reason_))
         .add("message", message_)
         .add("perf_graded", perf_graded_);
+    if (!overlap_.empty()) o.add("overlaps_previous", overlap_);
     for (const auto& [k, v] : figures_) o.add(k, v);
     return o.str();
 }

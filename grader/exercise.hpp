@@ -94,6 +94,12 @@ public:
     /// skipped, since nothing is timed there. By convention its number is NN.0.
     void teaching_only();
 
+    /// Says that this exercise's threshold cannot separate it from the version before it
+    /// (the gain is too small to grade on every GPU), so an unchanged starter may pass.
+    /// Shown in the verdict and in the results file; the self-test then does not require
+    /// the starter to fail.
+    void threshold_overlaps_previous(std::string why) { overlap_ = std::move(why); }
+
     /// Times without a verdict, for teaching tables. Never call under sanitizer_mode().
     Timing time(const std::function<void()>& launch, const TimingOptions& o = {}) const { return time_launch(launch, o); }
 
@@ -111,7 +117,7 @@ public:
 
 private:
     std::string where() const;
-    std::string name_, section_, hint_, message_, detail_;
+    std::string name_, section_, hint_, message_, detail_, overlap_;
     Reason reason_ = Reason::none;
     bool skipped_ = false, perf_graded_ = false, teaching_ = false;
     std::vector<std::pair<std::string, double>> figures_;

@@ -100,7 +100,7 @@ def main():
         mem_tests = test_results(ref)
 
     lessons = sorted({n for n in ref_tests if n.startswith("lesson") and "-bad-" not in n})
-    problems, rows, gpu = [], [], None
+    problems, notes, rows, gpu = [], [], [], None
     for lesson in lessons:
         r, s = lesson_json(ref, lesson), lesson_json(sta, lesson)
         if r is None and ref_tests[lesson][1] == 77:
@@ -120,25 +120,28 @@ def main():
             kb = [f"{n.split('-bad-')[1]}:{'ok' if v[0] == 'OK' else v[0]}" for n, v in sorted(bad.items())
                   if (lesson_json(ref, n) or {}).get("exercises") and
                   lesson_json(ref, n)["exercises"][0]["exercise"].split(" ")[0] == prefix]
-            rows.append([ex, e["verdict"], fmt(e.get("figure")), fmt(e.get("threshold")),
+            ratio = f"{e['figure'] / e['threshold']:.2f}" if e.get("figure") and e.get("threshold") else "—"
+            rows.append([ex, e["verdict"], fmt(e.get("figure")), fmt(e.get("threshold")), ratio,
                          fmt(100 * e["fraction_of_ceiling"], "%") if e.get("fraction_of_ceiling") else "—",
                          (st.get("verdict", "—") + (f" [{st['reason']}]" if st.get("reason") not in (None, "none") else "")),
-                         fmt(st.get("figure")), " ".join(kb) or "—"])
+                         fmt(st.get("figure") or st.get("naive_figure") or e.get("naive_figure")), " ".join(kb) or "—"])
             if teaching:
                 continue
             if e["verdict"] != "PASS":
                 problems.append(f"{ex}: reference {e['verdict']} [{e['reason']}] {e['message'][:200]}")
-            if e.get("figure") and e.get("threshold") and e["figure"] < 1.3 * e["threshold"]:
-                problems.append(f"{ex}: reference only {e['figure'] / e['threshold']:.2f} x its threshold (goal >= 1.3)")
-            if st.get("verdict") != "FAIL":
+            if e.get("figure") and e.get("threshold") and e["figure"] < 1.1 * e["threshold"]:
+                problems.append(f"{ex}: reference only {e['figure'] / e['threshold']:.2f} x its threshold (need >= 1.1)")
+            if st.get("verdict") != "FAIL" and not e.get("overlaps_previous"):
                 problems.append(f"{ex}: starter {st.get('verdict', 'not run')} — it must fail")
+            if st.get("verdict") != "FAIL" and e.get("overlaps_previous"):
+                notes.append(f"{ex}: starter {st.get('verdict')} (allowed: {e['overlaps_previous'][:90]}...)")
         for n, v in sorted(bad.items()):
             if v[0] != "OK":
                 problems.append(f"{n}: known-bad variant not rejected as expected ({v[0]}, exit {v[1]})")
         if mem_tests and mem_tests.get(lesson, ("?",))[0] not in ("OK",):
             problems.append(f"{lesson}: memcheck {mem_tests.get(lesson)}")
 
-    head = ["exercise", "ref", "ref figure", "threshold", "ref % ceil", "starter", "starter fig", "known-bad"]
+    head = ["exercise", "ref", "ref figure", "threshold", "ref/thr", "ref % ceil", "starter", "naive fig", "known-bad"]
     widths = [max(len(str(x)) for x in col) for col in zip(head, *rows)] if rows else [len(h) for h in head]
     lines = [f"GPU self-test on {gpu or 'no GPU'} · {time.strftime('%Y-%m-%d')} · {time.time() - t0:.0f} s",
              "| " + " | ".join(h.ljust(w) for h, w in zip(head, widths)) + " |",
@@ -146,6 +149,7 @@ def main():
     lines += ["| " + " | ".join(str(c).ljust(w) for c, w in zip(row, widths)) + " |" for row in rows]
     unit_ok = ref_tests.get("grader", ("?",))[0]
     lines.append(f"grader unit tests: {unit_ok}" + (f" · memcheck: {'run' if mem_tests else 'not run'}"))
+    lines += [f"note: {n}" for n in notes]
     lines.append("all promises hold" if not problems else "PROBLEMS:\n  " + "\n  ".join(problems))
     text = "\n".join(lines)
     print(text)

@@ -25,17 +25,20 @@ GRADER_LESSON("06", "Parallel reduction", "lessons/06-reduction/theory.md");
 namespace {
 
 // Required fraction of CUB DeviceReduce::Sum's bandwidth (bytes read, 4n), measured on the
-// same input in the same run. Each must sit between the reference of the step before (the
-// kernel the starter of this step still runs) and the reference of this step, so that a
-// step left undone fails. Provisional: set from estimates, to be calibrated from the GPU
-// self-test's table (reference GB/s per step on the lent H200).
-constexpr double kStep1Fraction = 0.08;  // the starter adds every value with one atomicAdd to one address
-constexpr double kStep2Fraction = 0.17;  // above step 1: modulo test, lanes of every warp diverge
-constexpr double kStep3Fraction = 0.22;  // above step 2: bank conflicts at the first levels
-constexpr double kStep4Fraction = 0.32;  // above step 3: one value per thread, half the threads idle
-constexpr double kStep5Fraction = 0.44;  // above step 4: six block-wide barriers for one warp's work
-constexpr double kStep6Fraction = 0.48;  // step 5 may reach it too: see theory.md, "Step 6"
-constexpr double kStep7Fraction = 0.70;  // far above step 6, which cannot keep enough loads in flight
+// same input in the same run. Each sits near the geometric mean of the reference of the
+// step before (the kernel this step's starter still runs) and this step's reference, as
+// measured by the GPU self-test on an H200 (% of CUB at ~1 GiB, block 256): step 1 9.8,
+// 2 15.9, 3 20.5, 4 38.1, 5 51.4, 6 56.7, 7 99.3; the starter of step 1 reached 0.05.
+constexpr double kStep1Fraction = 0.05;   // the starter adds every value with one atomicAdd to one address
+constexpr double kStep2Fraction = 0.125;  // above step 1: modulo test, lanes of every warp diverge
+constexpr double kStep3Fraction = 0.18;   // above step 2: bank conflicts at the first levels
+constexpr double kStep4Fraction = 0.28;   // above step 3: one value per thread, half the threads idle
+constexpr double kStep5Fraction = 0.44;   // above step 4: six block-wide barriers for one warp's work
+// Complete unrolling gained 10 % over step 5 on the H200: too little to separate the two
+// on every GPU without failing correct work, so step 5's speed passes too (theory.md,
+// "Step 6"); the step is still graded on correctness at every block size.
+constexpr double kStep6Fraction = 0.48;
+constexpr double kStep7Fraction = 0.75;   // far above step 6, which cannot keep enough loads in flight
 
 // Steps are graded at this block size; the teaching table sweeps all of kTableBlocks.
 constexpr int kGradedBlock = 256;
@@ -290,5 +293,9 @@ GRADER_EXERCISE("06.2 step 2 interleaved strided") { grade_step(ex, kSteps[1]); 
 GRADER_EXERCISE("06.3 step 3 sequential addressing") { grade_step(ex, kSteps[2]); }
 GRADER_EXERCISE("06.4 step 4 first add during load") { grade_step(ex, kSteps[3]); }
 GRADER_EXERCISE("06.5 step 5 unrolled last warp") { grade_step(ex, kSteps[4]); }
-GRADER_EXERCISE("06.6 step 6 complete unrolling") { grade_step(ex, kSteps[5]); }
+GRADER_EXERCISE("06.6 step 6 complete unrolling") {
+    ex.threshold_overlaps_previous("complete unrolling gains too little over step 5 to be graded on speed alone: "
+                                   "compare the two rows of the 06.0 table (theory.md, \"Step 6\")");
+    grade_step(ex, kSteps[5]);
+}
 GRADER_EXERCISE("06.7 step 7 grid-stride with shuffles") { grade_step(ex, kSteps[6]); }
