@@ -66,33 +66,39 @@ Outcome synthesized(const std::string& name, Reason reason, const std::string& m
     return outcome_from_report(name, o.str());
 }
 
-// compute-sanitizer writes its reports to the log named by GRADER_SANITIZER_LOG (the
-// --log-file of the memcheck and racecheck setups). Racecheck files the hazards of
-// warp-synchronous code as warnings, which do not change the exit code, so the runner
-// reads what the log gained while the exercise ran and fails the exercise on any report.
-size_t file_size(const std::string& path) {
-    std::ifstream f(path, std::ios::ate | std::ios::binary);
-    return f ? static_cast<size_t>(f.tellg()) : 0;
+// Under the memcheck and racecheck setups each exercise's process runs inside
+// compute-sanitizer, with its own log. The runner reads that log rather than trusting exit
+// codes: racecheck files the hazards of warp-synchronous code as warnings, which do not
+// change any exit code, and a sanitizer wrapped around the whole test would mix the
+// exercise processes' exit codes with the test main's.
+std::vector<std::string> sanitizer_command(const std::string& log) {
+    const std::string tool = getenv_or(env::sanitizer, "");
+    std::vector<std::string> cmd = {getenv_or(env::sanitizer_path, "compute-sanitizer"), "--tool", tool,
+                                    "--error-exitcode", "1", "--log-file", log};
+    if (tool == "memcheck") cmd.insert(cmd.end(), {"--leak-check", "no"});
+    if (tool == "racecheck") cmd.insert(cmd.end(), {"--racecheck-report", "hazard"});
+    return cmd;
 }
 
-std::string sanitizer_findings(const std::string& log, size_t from) {
-    if (log.empty()) return "";
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // let the front-end flush
+// Prints the first lines of the sanitizer's reports and returns a one-line summary, or ""
+// when it reported nothing.
+std::string sanitizer_findings(const std::string& log) {
     std::ifstream f(log);
-    f.seekg(static_cast<std::streamoff>(from));
     std::string line, first, shown;
     int reports = 0, lines = 0;
     while (std::getline(f, line)) {
         bool report = line.find("hazard detected") != std::string::npos || line.find("Race reported") != std::string::npos ||
                       line.find("Invalid __") != std::string::npos || line.find("Program hit") != std::string::npos ||
-                      line.find("Uninitialized __") != std::string::npos || line.find("Barrier error") != std::string::npos;
+                      line.find("Uninitialized __") != std::string::npos || line.find("Barrier error") != std::string::npos ||
+                      (line.find("ERROR SUMMARY") != std::string::npos && line.find("ERROR SUMMARY: 0") == std::string::npos);
         if (report && reports++ == 0) first = line;
         if (reports > 0 && lines < 12 && line.find("Host Frame") == std::string::npos) shown += "      " + line + "\n", ++lines;
     }
     if (reports == 0) return "";
     std::printf("%s", shown.c_str());
+    size_t text = first.find_first_not_of("= ");
     return std::to_string(reports) + " report(s) from compute-sanitizer (" + getenv_or(env::sanitizer, "") +
-           "), the first: " + first.substr(first.find_first_not_of("= ")) + " (full log: " + log + ")";
+           "), the first: " + (text == std::string::npos ? first : first.substr(text));
 }
 
 // Starts this same executable on one exercise and waits for it, at most timeout_seconds().
@@ -102,6 +108,20 @@ Outcome run_child(const std::string& name) {
     if (fd < 0) throw std::runtime_error("cannot create a temporary file for the exercise's report");
     close(fd);
     std::string filter = "--test-case=" + name;
+    std::vector<std::string> cmd;
+    std::string log;
+    if (sanitizer_mode()) {
+        char log_path[] = "/tmp/grader-sanitizer-XXXXXX";
+        int lfd = mkstemp(log_path);
+        if (lfd >= 0) close(lfd);
+        log = log_path;
+        cmd = sanitizer_command(log);
+    }
+    for (const char* a : {state().self.c_str(), filter.c_str(), "--minimal=true", "--no-intro=true", "--no-version=true"})
+        cmd.push_back(a);
+    std::vector<char*> argv;
+    for (auto& a : cmd) argv.push_back(a.data());
+    argv.push_back(nullptr);
     std::fflush(stdout);
     std::fflush(stderr);
     pid_t pid = fork();
@@ -109,14 +129,10 @@ Outcome run_child(const std::string& name) {
     if (pid == 0) {
         setenv(env::child, name.c_str(), 1);
         setenv(env::report, report_path, 1);
-        const char* args[] = {state().self.c_str(), filter.c_str(), "--minimal=true", "--no-intro=true",
-                              "--no-version=true", nullptr};
-        execv(state().self.c_str(), const_cast<char* const*>(args));
-        std::fprintf(stderr, "cannot start %s: %s\n", state().self.c_str(), std::strerror(errno));
+        execvp(argv[0], argv.data());
+        std::fprintf(stderr, "cannot start %s: %s\n", argv[0], std::strerror(errno));
         _exit(127);
     }
-    const std::string log = sanitizer_mode() ? getenv_or(env::sanitizer_log, "") : "";
-    const size_t log_from = file_size(log);
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_seconds());
     int status = 0;
     pid_t done = 0;
@@ -142,14 +158,15 @@ Outcome run_child(const std::string& name) {
                            "the exercise's process exited (code " + std::to_string(WEXITSTATUS(status)) +
                                ") without a verdict: did the submission call exit() or reset the device?");
     Outcome o = outcome_from_report(name, report);
-    std::string findings = sanitizer_findings(log, log_from);
+    std::string findings = log.empty() ? "" : sanitizer_findings(log);
+    if (!log.empty()) unlink(log.c_str());
     if (o.verdict == "PASS" && !findings.empty()) return synthesized(name, Reason::fault, findings);
     // compute-sanitizer also reports errors through the exit code of a process whose own
     // checks may all have passed.
     if (o.verdict == "PASS" && WEXITSTATUS(status) != 0)
         return synthesized(name, Reason::fault,
                            "the checks passed but the process exited with code " + std::to_string(WEXITSTATUS(status)) +
-                               (sanitizer_mode() ? ": compute-sanitizer found errors, listed above" : ""));
+                               (sanitizer_mode() ? ": compute-sanitizer found errors" : ""));
     return o;
 }
 

@@ -19,7 +19,7 @@ namespace env {
 inline constexpr const char* seed = "GRADER_SEED";
 inline constexpr const char* ceilings = "GRADER_CEILINGS";
 inline constexpr const char* sanitizer = "GRADER_SANITIZER";              ///< set by the memcheck/racecheck setups
-inline constexpr const char* sanitizer_log = "GRADER_SANITIZER_LOG";      ///< compute-sanitizer's --log-file
+inline constexpr const char* sanitizer_path = "GRADER_SANITIZER_PATH";    ///< the compute-sanitizer to run exercises in
 inline constexpr const char* threshold_scale = "GRADER_THRESHOLD_SCALE";  ///< instructor knob, 1.0 = as shipped
 inline constexpr const char* results_dir = "GRADER_RESULTS_DIR";
 inline constexpr const char* timeout = "GRADER_TIMEOUT";                  ///< seconds per exercise

@@ -22,18 +22,19 @@ GRADER_LESSON("02", "Shared-memory bank conflicts", "lessons/02-bank-conflicts/t
 namespace {
 
 // ---------------------------------------------------------------- thresholds
-// Required fractions of the copy ceiling. Calibrate them on the lent GPU from the 02.0
-// tables (solutions build) and the verdict lines of the starter and solutions builds:
-// each must sit between the reference of the stage before and the stage's own reference.
+// Required fractions of the copy ceiling. Each sits between the reference of the stage
+// before and the stage's own reference; the GPU self-test measured on an H200 (% of copy):
+// naive 11.9, unpadded 64 × 64 tile 43.8, padded tile 89.1; double naive 17.4, double
+// swizzled tile 91.2.
 //
 // 02.1 (tiled transpose): above the naive transpose (scattered writes, the starter) and
 // below the unpadded 64 × 64 tile, whose column reads are 32-way conflicts.
 constexpr double kTiledFraction = 0.30;
 // 02.2 (conflict-free transpose): above the unpadded tile (the starter, and the known-bad
 // "unpadded" variant) and below the padded reference. Goal of the course: padded ≥ 0.85 of
-// copy and padded ÷ threshold ≥ 1.3. Where the unpadded tile is not measurably slower than
-// the padded one, this threshold cannot separate them: see the theory page, section
-// "What the conflicts cost on this GPU", and drop the known-bad "unpadded" variant.
+// copy and padded ÷ threshold ≥ 1.3 (1.37 on the H200). Where the unpadded tile is not
+// measurably slower than the padded one, this threshold cannot separate them: see the
+// theory page, section "What the conflicts cost on this GPU".
 constexpr double kPaddedFraction = 0.65;
 // 02.3 (double transpose): above the naive double transpose (the starter) and below the
 // conflict-free double tile. An unpadded double tile costs half as many shared-memory
@@ -321,7 +322,7 @@ void print_transpose_stages(grader::Exercise& ex) {
 }  // namespace
 
 GRADER_EXERCISE("02.0 bank conflicts on this GPU") {
-    if (grader::sanitizer_mode()) ex.skip("teaching tables: nothing is timed under compute-sanitizer");
+    ex.teaching_only();
     ex.theory("What the conflicts cost on this GPU");
     print_bank_sweep(ex);
     print_transpose_stages(ex);

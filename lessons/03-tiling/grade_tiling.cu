@@ -26,20 +26,16 @@ namespace {
 
 // ---------------------------------------------------------------- thresholds
 // Required fractions of cuBLAS SGEMM (FP32, no tensor cores) on the same product, timed in
-// the same run. Calibrate them on the lent GPU from the 03.0 table of the solutions build
-// and of the starter build: each must sit between the reference of the stage before
-// (which the starter ships) and the stage's own reference. Goals of the course on
-// H100/H200: shared-memory tiles ≥ 0.15 of cuBLAS, coarsened ≥ 0.40.
-//
-// 03.1: above the naive kernel whose threadIdx.x walks down a column of C, below the
-// coalesced reference.
-constexpr double kCoalescedFraction = 0.03;
-// 03.2: above the coalesced reference, below the 32 × 32 shared-memory tile reference.
-constexpr double kSharedFraction = 0.10;
-// 03.3: above the shared-memory tile reference, below the 8 × 8 register-blocked reference.
-constexpr double kCoarsenedFraction = 0.25;
-// 03.4 (against cuBLAS on C = A·Bᵀ): above the naive A·Bᵀ kernel, below the tiled reference.
-constexpr double kAbtFraction = 0.06;
+// the same run. Each sits near the geometric mean of the reference of the stage before
+// (which the starter ships) and the stage's own reference, as the GPU self-test measured
+// them on an H200 (% of cuBLAS, 3996 × 4100 × 3900): naive 2.6, coalesced 12.6, shared
+// tiles 17.6, coarsened 81.1; for A·Bᵀ, naive 2.3 and tiled 16.5 (of cuBLAS on A·Bᵀ).
+constexpr double kCoalescedFraction = 0.057;
+// Tiles gain least over the coalesced kernel (whose reuse the L1 and L2 already catch in
+// part): 1.4× on the H200, so this threshold leaves about 1.2× on either side.
+constexpr double kSharedFraction = 0.145;
+constexpr double kCoarsenedFraction = 0.38;
+constexpr double kAbtFraction = 0.062;
 
 struct Dims {
     int M, N, K;
@@ -273,7 +269,7 @@ __global__ void naive_abt(const float* A, const float* B, float* C, int M, int N
 }  // namespace
 
 GRADER_EXERCISE("03.0 stage table") {
-    if (grader::sanitizer_mode()) ex.skip("teaching table: nothing is timed under compute-sanitizer");
+    ex.teaching_only();
     ex.theory("The ceiling: cuBLAS");
     const Dims t = timing_dims();
     auto rng = ex.rng("inputs");
