@@ -42,10 +42,10 @@ def setup(build, kernels, log):
     sh(["meson", "setup", *again, str(build), f"-Dkernels={kernels}"], log)
 
 
-def test_results(build):
-    """{test name: (result, returncode)} from Meson's machine-readable log."""
+def test_results(build, setup=""):
+    """{test name: (result, returncode)} from Meson's machine-readable log (one per setup)."""
     out = {}
-    log = build / "meson-logs" / "testlog.json"
+    log = build / "meson-logs" / (f"testlog-{setup}.json" if setup else "testlog.json")
     if log.exists():
         for line in log.read_text().splitlines():
             t = json.loads(line)
@@ -87,7 +87,8 @@ def main():
     for b in (ref, sta):  # results of an earlier run must not be read as this run's
         shutil.rmtree(b / "results", ignore_errors=True)
         shutil.rmtree(b / "results-timed", ignore_errors=True)
-        (b / "meson-logs" / "testlog.json").unlink(missing_ok=True)
+        for old in (b / "meson-logs").glob("testlog*.json"):
+            old.unlink()
     only = [x for x in args.lessons.split(",") if x]
     sel = only if only else []
     which = sel_bad(ref, sel) if sel else ["--suite", "lessons", "--suite", "known-bad", "--suite", "grader"]
@@ -101,7 +102,7 @@ def main():
         shutil.move(str(ref / "results"), str(ref / "results-timed"))
         rc = sh(["meson", "test", "-C", str(ref), "--no-rebuild", "--setup", "memcheck"] + (sel or ["--suite", "lessons"]),
                 log, check=False, timeout=args.memcheck_timeout)
-        mem_tests = test_results(ref) if rc != 124 else {"(all)": ("TIMEOUT", 124)}
+        mem_tests = test_results(ref, "memcheck") if rc != 124 else {"(all)": ("TIMEOUT", 124)}
 
     lessons = sorted({n for n in ref_tests if n.startswith("lesson") and "-bad-" not in n})
     problems, notes, rows, gpu = [], [], [], None
