@@ -5,7 +5,7 @@
 
 namespace grader {
 
-std::string Comparison::describe() const {
+std::string Comparison::describe(const std::function<std::string(size_t)>& where) const {
     if (checked == 0) return "nothing was checked";
     char buf[160];
     std::snprintf(buf, sizeof buf, "%zu of %zu values wrong", wrong, checked);
@@ -14,9 +14,12 @@ std::string Comparison::describe() const {
     if (nan) s += " (" + std::to_string(nan) + " NaN)";
     if (!first.empty()) s += "; first:";
     for (const Mismatch& m : first) {
-        if (m.unwritten) std::snprintf(buf, sizeof buf, " [%zu] expected %.9g, never written;", m.index, m.expected);
-        else std::snprintf(buf, sizeof buf, " [%zu] expected %.9g, got %.9g;", m.index, m.expected, m.got);
+        s += " " + (where ? where(m.index) : "[" + std::to_string(m.index) + "]");
+        std::snprintf(buf, sizeof buf, " expected %.9g", m.expected);
         s += buf;
+        if (m.bound >= 0) std::snprintf(buf, sizeof buf, " ± %.3g", m.bound), s += buf;
+        if (m.unwritten) s += ", never written;";
+        else std::snprintf(buf, sizeof buf, ", got %.9g;", m.got), s += buf;
     }
     if (s.back() == ';') s.pop_back();
     return s;

@@ -4,6 +4,7 @@
 #pragma once
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,7 @@ struct Tolerance {
 struct Mismatch {
     size_t index = 0;
     double expected = 0, got = 0;
+    double bound = -1;       ///< the element's own allowed error, or -1 for a shared tolerance
     bool unwritten = false;  ///< still holds the poison the grader wrote before the call
 };
 
@@ -25,8 +27,16 @@ struct Comparison {
     size_t checked = 0, wrong = 0, nan = 0, unwritten = 0;
     std::vector<Mismatch> first;  ///< the first few, in index order
     bool ok() const { return checked > 0 && wrong == 0; }
-    /// "37 of 3000 values wrong (12 never written); first: [12] expected 1.5, got 1.75; …"
-    std::string describe() const;
+    /// "37 of 3000 values wrong (12 never written); first: [12] expected 1.5, got 1.75; …".
+    /// `where` names an element (default "[index]"), e.g. "C(3, 7)" for a matrix.
+    std::string describe(const std::function<std::string(size_t)>& where = {}) const;
+};
+
+/// One element a result must match, with its own error bound: for results whose rounding
+/// error depends on the element (a dot product over K terms, a sum of n values).
+struct Expected {
+    size_t index = 0;
+    double value = 0, bound = 0;
 };
 
 /// True when every byte of `value` is 0xFF, the grader's poison (NaN for floating
@@ -41,21 +51,37 @@ bool is_poison(const T& value) {
 }
 
 /// Element-wise comparison. NaN never passes; a size mismatch fails every element.
+namespace detail {
+template <class G>
+void tally(Comparison& c, const std::vector<G>& got, size_t i, double e, double allowed, double bound, size_t keep) {
+    bool missing = i >= got.size();
+    double g = missing ? NAN : static_cast<double>(got[i]);
+    bool poisoned = missing || is_poison(got[i]);
+    bool bad = std::isnan(g) || std::isnan(e) || !(std::fabs(g - e) <= allowed);
+    if (!bad) return;
+    ++c.wrong;
+    if (std::isnan(g) && !poisoned) ++c.nan;
+    if (poisoned) ++c.unwritten;
+    if (c.first.size() < keep) c.first.push_back({i, e, g, bound, poisoned});
+}
+}  // namespace detail
+
+/// Checks only the listed elements, each against its own bound. NaN never passes.
+template <class G>
+Comparison compare_entries(const std::vector<G>& got, const std::vector<Expected>& expected, size_t keep = 5) {
+    Comparison c;
+    c.checked = expected.size();
+    for (const Expected& e : expected) detail::tally(c, got, e.index, e.value, e.bound, e.bound, keep);
+    return c;
+}
+
 template <class G, class E>
 Comparison compare(const std::vector<G>& got, const std::vector<E>& expected, Tolerance tol, size_t keep = 5) {
     Comparison c;
     c.checked = expected.size();
     for (size_t i = 0; i < expected.size(); ++i) {
         double e = static_cast<double>(expected[i]);
-        bool missing = i >= got.size();
-        double g = missing ? NAN : static_cast<double>(got[i]);
-        bool poisoned = missing || is_poison(got[i]);
-        bool bad = std::isnan(g) || std::isnan(e) || !(std::fabs(g - e) <= tol.abs + tol.rel * std::fabs(e));
-        if (!bad) continue;
-        ++c.wrong;
-        if (std::isnan(g) && !poisoned) ++c.nan;
-        if (poisoned) ++c.unwritten;
-        if (c.first.size() < keep) c.first.push_back({i, e, g, poisoned});
+        detail::tally(c, got, i, e, tol.abs + tol.rel * std::fabs(e), -1, keep);
     }
     return c;
 }

@@ -64,6 +64,14 @@ public:
         Comparison c = compare(got, expected, tol);
         if (!c.ok()) reject(Reason::wrong, context + ": " + c.describe());
     }
+    /// FAIL (wrong) unless each listed element of `got` is within its own bound; `where`
+    /// names an element in the message (default "[index]").
+    template <class G>
+    void expect_entries(const std::vector<G>& got, const std::vector<Expected>& expected, const std::string& context,
+                        const std::function<std::string(size_t)>& where = {}) {
+        Comparison c = compare_entries(got, expected);
+        if (!c.ok()) reject(Reason::wrong, context + ": " + c.describe(where));
+    }
     /// FAIL (bounds) when the kernel wrote past the end of `out`.
     template <class T>
     void expect_guard(const DeviceBuffer<T>& out, const std::string& context) {

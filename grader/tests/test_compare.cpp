@@ -59,3 +59,16 @@ TEST_CASE("describe names counts and the first mismatches") {
     CHECK(d.find("2 of 3 values wrong") == 0);
     CHECK(d.find("[1] expected 1, got 5") != std::string::npos);
 }
+
+TEST_CASE("listed elements are checked against their own bounds and named by the caller") {
+    std::vector<float> got{1.0f, 2.5f, 3.0f};
+    std::vector<grader::Expected> want{{0, 1.0, 0.0}, {1, 2.0, 1.0}, {2, 2.0, 0.5}};
+    auto c = grader::compare_entries(got, want);
+    CHECK(c.wrong == 1);
+    CHECK(c.first.at(0).index == 2);
+    std::string d = c.describe([](size_t i) { return "C(0, " + std::to_string(i) + ")"; });
+    CHECK(d.find("C(0, 2) expected 2 ± 0.5, got 3") != std::string::npos);
+    float poison;
+    std::memset(&poison, 0xFF, sizeof poison);
+    CHECK(grader::compare_entries(std::vector<float>{poison}, {{0, 1.0, 1e9}}).unwritten == 1);
+}

@@ -71,10 +71,7 @@ double allowed_error(int K, double magnitude) {
 }
 
 // One element of C as the float64 reference sees it.
-struct Expected {
-    size_t index;
-    double value, bound;
-};
+using grader::Expected;
 
 // C(i, j) = Σ_k A(i, k) B(k, j), or Σ_k A(i, k) B(j, k) when `bt` (B stored N × K).
 Expected expected_entry(const std::vector<float>& A, const std::vector<float>& B, Dims d, bool bt, int i, int j) {
@@ -122,32 +119,12 @@ std::vector<std::pair<int, int>> sample_entries(Dims d, grader::Rng& rng) {
     return s;
 }
 
-std::string number(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.9g", v);
-    return buf;
-}
-
-// FAIL (wrong) unless every listed element of `got` is within its bound.
+// FAIL (wrong) unless every listed element of C is within its bound; names elements C(i, j).
 void expect_gemm(grader::Exercise& ex, const std::vector<float>& got, const std::vector<Expected>& expected, Dims d,
                  const std::string& context) {
-    size_t wrong = 0, unwritten = 0;
-    std::string first;
-    for (const Expected& e : expected) {
-        const float g = got[e.index];
-        const bool poisoned = grader::is_poison(g);
-        if (!poisoned && std::fabs(double(g) - e.value) <= e.bound) continue;  // NaN fails here too
-        ++wrong;
-        unwritten += poisoned;
-        if (wrong <= 4)
-            first += "; C(" + std::to_string(e.index / d.N) + ", " + std::to_string(e.index % d.N) + ") expected " +
-                     number(e.value) + " ± " + number(e.bound) + ", got " + (poisoned ? "never written" : number(g));
-    }
-    if (wrong == 0) return;
-    ex.reject(grader::Reason::wrong, context + ": " + std::to_string(wrong) + " of " + std::to_string(expected.size()) +
-                                         " checked elements wrong" +
-                                         (unwritten ? " (" + std::to_string(unwritten) + " never written)" : "") +
-                                         "; first: " + first.substr(2));
+    ex.expect_entries(got, expected, context, [&](size_t i) {
+        return "C(" + std::to_string(i / d.N) + ", " + std::to_string(i % d.N) + ")";
+    });
 }
 
 // cuBLAS SGEMM on row-major matrices. cuBLAS is column-major, and a row-major matrix read
