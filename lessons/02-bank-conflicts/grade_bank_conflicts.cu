@@ -32,15 +32,16 @@ namespace {
 constexpr double kTiledFraction = 0.30;
 // 02.2 (conflict-free transpose): above the unpadded tile (the starter, and the known-bad
 // "unpadded" variant) and below the padded reference. Goal of the course: padded ≥ 0.85 of
-// copy and padded ÷ threshold ≥ 1.3 (1.37 on the H200). Where the unpadded tile is not
+// copy and padded ÷ threshold ≥ 1.3 (the padded tile reached 86 % of copy on the H200,
+// the unpadded one 42 %, hence 0.62). Where the unpadded tile is not
 // measurably slower than the padded one, this threshold cannot separate them: see the
 // theory page, section "What the conflicts cost on this GPU".
-constexpr double kPaddedFraction = 0.65;
+constexpr double kPaddedFraction = 0.62;
 // 02.3 (double transpose): above the naive double transpose (the starter) and below the
 // conflict-free double tile. An unpadded double tile costs half as many shared-memory
 // cycles per byte as an unpadded float tile, so it may pass this threshold on GPUs whose
 // shared memory is fast next to their DRAM; the 02.0 table shows which case this GPU is.
-constexpr double kDoubleFraction = 0.65;
+constexpr double kDoubleFraction = 0.62;
 
 // Shapes for the exact checks: single rows and columns, sizes around 32 and 64, exact
 // multiples of the tiles, and neither square nor multiples of anything.
