@@ -128,6 +128,7 @@ def main():
             ratio = f"{e['figure'] / e['threshold']:.2f}" if e.get("figure") and e.get("threshold") else "—"
             rows.append([ex, e["verdict"], fmt(e.get("figure")), fmt(e.get("threshold")), ratio,
                          fmt(100 * e["fraction_of_ceiling"], "%") if e.get("fraction_of_ceiling") else "—",
+                         fmt(100 * e["figure"] / e["vendor_gbs"], "%") if e.get("figure") and e.get("vendor_gbs") else "—",
                          (st.get("verdict", "—") + (f" [{st['reason']}]" if st.get("reason") not in (None, "none") else "")),
                          fmt(st.get("figure") or st.get("naive_figure") or e.get("naive_figure")), " ".join(kb) or "—"])
             if teaching:
@@ -146,7 +147,7 @@ def main():
         if mem_tests and "(all)" not in mem_tests and mem_tests.get(lesson, ("?",))[0] not in ("OK",):
             problems.append(f"{lesson}: memcheck {mem_tests.get(lesson)}")
 
-    head = ["exercise", "ref", "ref figure", "threshold", "ref/thr", "ref % ceil", "starter", "naive fig", "known-bad"]
+    head = ["exercise", "ref", "ref figure", "threshold", "ref/thr", "ref % ceil", "ref % vendor", "starter", "naive fig", "known-bad"]
     widths = [max(len(str(x)) for x in col) for col in zip(head, *rows)] if rows else [len(h) for h in head]
     lines = [f"GPU self-test on {gpu or 'no GPU'} · {time.strftime('%Y-%m-%d')} · {time.time() - t0:.0f} s",
              "| " + " | ".join(h.ljust(w) for h, w in zip(head, widths)) + " |",
