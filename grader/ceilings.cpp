@@ -1,34 +1,45 @@
 // SPDX-License-Identifier: MIT
+#include "grader/ceilings.hpp"
+
 #include <cstdio>
 #include <sstream>
 #include <stdexcept>
 
-#include "grader/ceilings.hpp"
-
 namespace grader {
 
-std::string Ceilings::to_env() const {
-    char buf[160];
-    std::snprintf(buf, sizeof buf, "copy_gbs=%.6g;dram_gbs=%.6g;fma_gflops=%.6g", copy_gbs, dram_gbs, fma_gflops);
-    return buf;
+double Ceilings::get(const std::string& key) const {
+    auto it = values_.find(key);
+    if (it == values_.end()) throw std::out_of_range("ceiling '" + key + "' was not measured in this run");
+    return it->second;
 }
 
-Ceilings Ceilings::from_env(const std::string& text) {
+std::string Ceilings::to_text() const {
+    std::string s;
+    char buf[64];
+    for (const auto& [k, v] : values_) {
+        std::snprintf(buf, sizeof buf, "%.9g", v);
+        s += (s.empty() ? "" : ";") + k + "=" + buf;
+    }
+    return s;
+}
+
+Ceilings Ceilings::from_text(const std::string& text) {
     Ceilings c;
-    int got = 0;
     std::stringstream ss(text);
     std::string item;
     while (std::getline(ss, item, ';')) {
         auto eq = item.find('=');
-        if (eq == std::string::npos) throw std::invalid_argument("ceilings: '" + item + "' has no '='");
-        std::string key = item.substr(0, eq);
-        double value = std::stod(item.substr(eq + 1));
-        if (key == "copy_gbs") c.copy_gbs = value, got |= 1;
-        else if (key == "dram_gbs") c.dram_gbs = value, got |= 2;
-        else if (key == "fma_gflops") c.fma_gflops = value, got |= 4;
-        else throw std::invalid_argument("ceilings: unknown key '" + key + "'");
+        if (eq == std::string::npos || eq == 0) throw std::invalid_argument("ceilings: '" + item + "' is not key=value");
+        size_t used = 0;
+        double value = 0;
+        try {
+            value = std::stod(item.substr(eq + 1), &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (used == 0 || eq + 1 + used != item.size()) throw std::invalid_argument("ceilings: '" + item + "' has no number");
+        c.set(item.substr(0, eq), value);
     }
-    if (got != 7) throw std::invalid_argument("ceilings: incomplete text '" + text + "'");
     return c;
 }
 

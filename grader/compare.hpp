@@ -75,6 +75,19 @@ Comparison compare_entries(const std::vector<G>& got, const std::vector<Expected
     return c;
 }
 
+/// Checks elements 0 … n−1 of `got` against `expected_at(i)`, an Expected with its own bound,
+/// computed on the fly: for large outputs whose bound depends on the element.
+template <class G, class F>
+Comparison compare_each(const std::vector<G>& got, size_t n, const F& expected_at, size_t keep = 5) {
+    Comparison c;
+    c.checked = n;
+    for (size_t i = 0; i < n; ++i) {
+        const Expected e = expected_at(i);
+        detail::tally(c, got, e.index, e.value, e.bound, e.bound, keep);
+    }
+    return c;
+}
+
 template <class G, class E>
 Comparison compare(const std::vector<G>& got, const std::vector<E>& expected, Tolerance tol, size_t keep = 5) {
     Comparison c;

@@ -1,75 +1,68 @@
 // SPDX-License-Identifier: MIT
 /// @file
-/// @brief Device memory owned by the grader: poisoned before each call and followed by a
-///        guard zone whose canary bytes reveal writes past the end.
+/// @brief Typed device buffers owned by the grader: poisoned before each call, guarded on
+///        both sides (device_memory.hpp says how).
 #pragma once
-#include <cuda_runtime.h>
-
-#include <string>
-#include <utility>
+#include <algorithm>
+#include <cstring>
+#include <type_traits>
 #include <vector>
 
-#include "grader/cuda_check.cuh"
+#include "grader/device_memory.hpp"
 
 namespace grader {
 
-/// Allocates `bytes` on the device or throws CudaError saying how much was asked for
-/// and how much was free ("out of memory" is a clear message, never a crash).
-void* device_alloc(size_t bytes, const char* what);
+/// The guard bytes of a buffer of T: NaN for floating point (and for structures of
+/// floats), 0x7F7F… for integers — 2139062143 as an int, 127 as a byte — so that a value
+/// read past either end spoils any sum, product or count it enters.
+template <class T>
+constexpr uint8_t guard_byte() {
+    return std::is_integral_v<T> ? 0x7F : 0xFF;
+}
+
+/// The poison written into outputs before each call: every byte 0xFF, NaN for floating
+/// point and −1 for integers. compare() reports elements still holding it as "never written".
+inline constexpr uint8_t kPoisonByte = 0xFF;
+
+/// The value of T whose every byte is `byte`.
+template <class T>
+T filled_with(uint8_t byte) {
+    T v;
+    std::memset(&v, byte, sizeof v);
+    return v;
+}
 
 template <class T>
 class DeviceBuffer {
 public:
-    static constexpr size_t kGuardBytes = 4096;
-    static constexpr unsigned char kCanary = 0xA7;
-
-    /// n elements, poisoned, guard set.
-    explicit DeviceBuffer(size_t n, const char* what = "buffer") : n_(n) {
-        ptr_ = static_cast<T*>(device_alloc(n * sizeof(T) + kGuardBytes, what));
-        CUDA_CHECK(cudaMemset(reinterpret_cast<char*>(ptr_) + n * sizeof(T), kCanary, kGuardBytes));
-        poison();
-    }
-    /// A copy of `host`, guard set.
+    /// n elements, poisoned.
+    explicit DeviceBuffer(size_t n, const char* what = "buffer") : mem_(n * sizeof(T), guard_byte<T>(), what), n_(n) { poison(); }
+    /// A copy of `host`.
     explicit DeviceBuffer(const std::vector<T>& host, const char* what = "input") : DeviceBuffer(host.size(), what) {
         upload(host);
     }
-    DeviceBuffer(const DeviceBuffer&) = delete;
-    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-    DeviceBuffer(DeviceBuffer&& o) noexcept : ptr_(std::exchange(o.ptr_, nullptr)), n_(o.n_) {}
-    ~DeviceBuffer() {
-        if (ptr_) cudaFree(ptr_);
-    }
 
-    T* data() { return ptr_; }
-    const T* data() const { return ptr_; }
+    T* data() { return static_cast<T*>(mem_.data()); }
+    const T* data() const { return static_cast<const T*>(mem_.data()); }
     size_t size() const { return n_; }
     size_t bytes() const { return n_ * sizeof(T); }
 
-    void upload(const std::vector<T>& host) {
-        CUDA_CHECK(cudaMemcpy(ptr_, host.data(), std::min(host.size(), n_) * sizeof(T), cudaMemcpyHostToDevice));
-    }
+    void upload(const std::vector<T>& host) { mem_.upload(host.data(), std::min(host.size(), n_) * sizeof(T)); }
     std::vector<T> download() const {
         std::vector<T> host(n_);
-        CUDA_CHECK(cudaMemcpy(host.data(), ptr_, n_ * sizeof(T), cudaMemcpyDeviceToHost));
+        mem_.download(host.data(), bytes());
         return host;
     }
-    /// Every byte 0xFF: NaN for floating point, −1 for integers; compare() reports
-    /// elements still holding it as "never written".
-    void poison() { CUDA_CHECK(cudaMemset(ptr_, 0xFF, n_ * sizeof(T))); }
+    void poison() { mem_.fill(kPoisonByte); }
+    /// True when nothing was written next to either end of the buffer.
+    bool guard_intact() const { return mem_.guards_intact(); }
 
-    /// True when the canary bytes after the last element are untouched.
-    bool guard_intact() const {
-        std::vector<unsigned char> g(kGuardBytes);
-        CUDA_CHECK(cudaMemcpy(g.data(), reinterpret_cast<const char*>(ptr_) + n_ * sizeof(T), kGuardBytes,
-                              cudaMemcpyDeviceToHost));
-        for (unsigned char b : g)
-            if (b != kCanary) return false;
-        return true;
-    }
+    DeviceMemory& memory() { return mem_; }
+    const DeviceMemory& memory() const { return mem_; }
 
 private:
-    T* ptr_ = nullptr;
-    size_t n_ = 0;
+    DeviceMemory mem_;
+    size_t n_;
 };
 
 }  // namespace grader

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "grader/cuda_check.cuh"
+#include "grader/device_checks.cuh"
 #include "grader/exercise.hpp"
 #include "grader/json.hpp"
 #include "grader/session.hpp"
@@ -15,36 +17,34 @@ LessonInfo& lesson_storage() {
     static LessonInfo info;
     return info;
 }
+std::vector<std::string>& names_storage() {
+    static std::vector<std::string> names;
+    return names;
+}
 constexpr double kRemeasureBand = 1.15;  // within 15 % of the threshold: measure again before failing
+// Work still running after the timed interval: more than this much of the timed median, or
+// this many ms, whichever is larger. Work on the default stream leaves about 1 µs.
+constexpr double kTailFraction = 0.02, kTailFloorMs = 0.010;
+// A kernel within this factor of the slow-diagnosis kernel's speed counts as "as slow".
+constexpr double kAsSlowFactor = 1.15;
+
+std::string format(const char* fmt, double a, double b = 0, double c = 0) {
+    char buf[512];
+    std::snprintf(buf, sizeof buf, fmt, a, b, c);
+    return buf;
+}
 }  // namespace
 
 const LessonInfo& lesson() { return lesson_storage(); }
 
-LessonRegistration::LessonRegistration(const char* number, const char* title, const char* theory) {
-    lesson_storage() = {number, title, theory};
+LessonRegistration::LessonRegistration(const char* number, const char* title, const char* theory,
+                                       std::initializer_list<const char*> ceilings) {
+    lesson_storage() = {number, title, theory, {ceilings.begin(), ceilings.end()}};
 }
 
-const char* to_string(Reason r) {
-    switch (r) {
-        case Reason::none: return "none";
-        case Reason::wrong: return "wrong";
-        case Reason::bounds: return "bounds";
-        case Reason::fault: return "fault";
-        case Reason::slow: return "slow";
-        case Reason::impossible: return "impossible";
-        case Reason::hang: return "hang";
-        case Reason::crash: return "crash";
-        case Reason::skipped: return "skipped";
-    }
-    return "none";
-}
+const std::vector<std::string>& exercise_names() { return names_storage(); }
 
-Reason reason_from_string(const std::string& s) {
-    for (Reason r : {Reason::wrong, Reason::bounds, Reason::fault, Reason::slow, Reason::impossible, Reason::hang,
-                     Reason::crash, Reason::skipped})
-        if (s == to_string(r)) return r;
-    return Reason::none;
-}
+ExerciseRegistration::ExerciseRegistration(const char* name) { names_storage().push_back(name); }
 
 Rng Exercise::rng(const std::string& purpose) const { return rng_for(seed(), name_ + "/" + purpose); }
 
@@ -66,30 +66,114 @@ void Exercise::teaching_only() {
     if (sanitizer_mode()) skip("teaching table: nothing is timed under compute-sanitizer");
 }
 
-void Exercise::figure(const std::string& key, double value) { figures_.emplace_back(key, value); }
+// ---------------------------------------------------------------------- one call
 
-std::string Exercise::where() const {
-    std::string s = "read " + lesson().theory;
-    if (!section_.empty()) s += ", section \"" + section_ + "\"";
-    return s;
+void Exercise::prepare(Call& call, Rng* vary) {
+    for (Call::Buffer& b : call.buffers()) {
+        switch (b.role) {
+            case Call::Role::input:
+                if (vary && b.vary) b.vary(*vary);
+                b.checksum = device_checksum(b.memory->data(), b.memory->bytes());
+                break;
+            case Call::Role::in_out: b.memory->copy_from(b.initial()); break;
+            case Call::Role::output:
+            case Call::Role::scratch: b.memory->fill(kPoisonByte); break;
+        }
+    }
 }
 
-void Exercise::grade(const Performance& p, const std::function<void()>& launch) {
+void Exercise::check_after(Call& call, const std::string& which, bool verify) {
+    const std::string ctx = call.context() + (which.empty() ? "" : " (" + which + ")");
+    for (const Call::Buffer& b : call.buffers())
+        if (!b.memory->guards_intact())
+            reject(Reason::bounds, ctx + ": something was written next to " + b.name +
+                                       ", before its first or after its last element (its guard bytes changed)");
+    for (const Call::Buffer& b : call.buffers())
+        if (b.role == Call::Role::input && device_checksum(b.memory->data(), b.memory->bytes()) != b.checksum)
+            reject(Reason::bounds, ctx + ": " + b.name + " is a const input in the contract but was modified");
+    if (!verify || !call.verifier()) return;
+    try {
+        call.verifier()();
+    } catch (const Rejection& r) {
+        if (which.empty()) throw;
+        throw Rejection(r.reason, which + ": " + r.what());
+    }
+}
+
+void Exercise::check(Call& call) {
+    prepare(call, nullptr);
+    run(call.context(), call.launch());
+    check_after(call, "");
+}
+
+// ---------------------------------------------------------------------- speed
+
+Baseline Exercise::baseline(const std::string& name, Work work, const std::function<void()>& launch, bool vendor,
+                            const TimingOptions& options) {
+    Baseline b{name, work, 0};
+    if (sanitizer_mode()) return b;
+    try {
+        b.ms = time_launch(launch, options).median_ms;
+    } catch (const CudaError& e) {
+        throw std::runtime_error("the baseline " + name + " failed: " + e.what());  // the grader's fault, not the student's
+    }
+    const std::string key = vendor ? "vendor" : "shape";
+    label(key, name);
+    figure(key + "_figure", b.figure());
+    figure(key + "_ms", b.ms);
+    return b;
+}
+
+std::string Exercise::slow_hint(const Timing& student, const TimingOptions& o) {
+    if (!diagnosis_.launch) return hint_;
+    const Timing other = time_launch(diagnosis_.launch, o);
+    const double speed = other.median_ms / student.median_ms;  // > 1: the student's is faster
+    const std::string measured = format("your kernel runs at %.2f×", speed) + " the speed of " + diagnosis_.label;
+    return speed <= kAsSlowFactor ? measured + " (measured now): " + diagnosis_.if_as_slow
+                                  : measured + " (measured now), so that is not what holds it back: " + diagnosis_.if_faster;
+}
+
+void Exercise::grade(const Performance& p, Call& call) {
+    fraction_ = p.fraction;
     if (sanitizer_mode()) {
         detail_ = "correct; speed not graded under compute-sanitizer";
         return;
     }
     perf_graded_ = true;
-    Target t = target_for(p, ceilings(), threshold_scale());
+    const Target t = target_for(p, ceilings(), threshold_scale());
+    Rng vary = rng("timed calls");
+    // A varying number of warm-ups: the launcher cannot tell which call is the last.
+    TimingOptions o;
+    o.warmups = 2 + int(vary.next() % 3);
+    const int verified = o.warmups + int(vary.next() % unsigned(o.runs));  // one timed call, verified in full
+    int calls = 0;
+    RunHooks hooks;
+    hooks.before = [&](int) { prepare(call, &vary); };
+    hooks.after = [&](int i) {
+        ++calls;
+        const std::string which = "timed call " + std::to_string(calls);
+        for (const Call::Buffer& b : call.buffers()) {
+            if (b.role != Call::Role::output) continue;
+            const size_t left = count_poisoned(b.memory->data(), b.memory->bytes(), b.element_bytes);
+            if (left)
+                reject(Reason::wrong, call.context() + " (" + which + "): " + std::to_string(left) + " of " +
+                                          std::to_string(b.memory->bytes() / b.element_bytes) + " elements of " + b.name +
+                                          " never written: every call must compute the whole result, not only the first");
+        }
+        if (i == verified) check_after(call, which + ", verified in full");
+    };
     Timing m;
     try {
-        m = time_launch(launch);
-        if (m.median_ms > t.required_ms && m.median_ms < t.required_ms * kRemeasureBand)
-            m = better_of(m, time_launch(launch, TimingOptions{3, 41, true}));
+        m = time_launch(call.launch(), o, hooks);
+        if (m.median_ms > t.required_ms && m.median_ms < t.required_ms * kRemeasureBand) {
+            o.warmups = 1, o.runs = 41;
+            m = better_of(m, time_launch(call.launch(), o, hooks));
+        }
     } catch (const CudaError& e) {
-        reject(Reason::fault, std::string("while timing: ") + e.what());
+        reject(Reason::fault, call.context() + ", while timing: " + e.what());
     }
-    double got = t.figure(p, m.median_ms), need = t.figure(p, t.required_ms);
+    check_after(call, "after the timed calls", false);  // the guards and the inputs, once more
+    const double got = t.figure(p, m.median_ms), need = t.figure(p, t.required_ms);
     figure("figure", got);
     figure("threshold", need);
     figure("ceiling", t.ceiling_figure);
@@ -97,20 +181,37 @@ void Exercise::grade(const Performance& p, const std::function<void()>& launch) 
     figure("median_ms", m.median_ms);
     figure("min_ms", m.min_ms);
     figure("max_ms", m.max_ms);
+    figure("tail_ms", m.tail_ms);
     figure("runs", m.runs);
+    label("unit", t.unit());
+    label("ceiling", t.ceiling);
     char buf[320];
     std::snprintf(buf, sizeof buf, "%.0f %s, needs >= %.0f (%.0f %% of %s); median of %d runs, spread %.0f %%", got,
                   t.unit(), need, 100 * p.fraction * threshold_scale(), t.ceiling.c_str(), m.runs, 100 * m.spread());
     detail_ = buf;
+    if (m.tail_ms > std::max(kTailFloorMs, kTailFraction * m.median_ms))
+        reject(Reason::untimed,
+               format("the launcher's work outlived the timer: the GPU stayed busy %.3f ms (median) after the work on the "
+                      "default stream had ended, against %.3f ms timed. Work on another stream must be finished "
+                      "before the launcher's default-stream work ends: record an event on that stream and make the "
+                      "default stream wait for it (cudaStreamWaitEvent), or launch on the default stream",
+                      m.tail_ms, m.median_ms));
     if (impossible(p, ceilings(), double(gpu().l2_bytes), m.median_ms))
         reject(Reason::impossible,
                "faster than this GPU can move the data or do the arithmetic: the kernel must be skipping work "
                "(is every output computed from the inputs on every call?)");
     if (m.median_ms > t.required_ms) {
-        std::string msg = "too slow: " + std::string(buf);
-        if (!hint_.empty()) msg += "\n      hint: " + hint_;
-        reject(Reason::slow, msg);
+        hint_ = slow_hint(m, TimingOptions{});
+        reject(Reason::slow, "too slow: " + std::string(buf));
     }
+}
+
+// ---------------------------------------------------------------------- the verdict
+
+std::string Exercise::where() const {
+    std::string s = "read " + lesson().theory;
+    if (!section_.empty()) s += ", section \"" + section_ + "\"";
+    return s;
 }
 
 void Exercise::execute(void (*body)(Exercise&)) {
@@ -126,31 +227,42 @@ void Exercise::execute(void (*body)(Exercise&)) {
         reason_ = Reason::crash;
         message_ = std::string("the grader stopped: ") + e.what();
     }
-    skipped_ = reason_ == Reason::skipped;
-    if (skipped_) {
-        std::printf("SKIP  %s: %s\n", name_.c_str(), message_.c_str());
-    } else if (reason_ == Reason::none && teaching_) {
-        std::printf("INFO  %-28s teaching output, not graded\n", name_.c_str());
-    } else if (reason_ == Reason::none) {
-        std::printf("PASS  %-28s %s\n", name_.c_str(), detail_.empty() ? "correct" : detail_.c_str());
-        if (!overlap_.empty()) std::printf("      note: %s\n", overlap_.c_str());
-    } else {
-        std::printf("FAIL  %-28s [%s] %s\n      %s\n", name_.c_str(), to_string(reason_), message_.c_str(),
-                    where().c_str());
-    }
-    std::fflush(stdout);
 }
 
-std::string Exercise::report_json() const {
-    JsonObject o;
-    o.add("exercise", name_)
-        .add("verdict", skipped_ ? "SKIP" : reason_ != Reason::none ? "FAIL" : teaching_ ? "INFO" : "PASS")
-        .add("reason", to_string(reason_))
-        .add("message", message_)
-        .add("perf_graded", perf_graded_);
-    if (!overlap_.empty()) o.add("overlaps_previous", overlap_);
-    for (const auto& [k, v] : figures_) o.add(k, v);
-    return o.str();
+Verdict Exercise::verdict() const {
+    Verdict v;
+    v.exercise = name_;
+    v.reason = reason_;
+    if (reason_ == Reason::skipped) {
+        v.verdict = "SKIP", v.message = message_;
+    } else if (reason_ != Reason::none) {
+        v.verdict = "FAIL", v.message = message_, v.theory = where();
+        if (reason_ == Reason::slow) v.hint = hint_;
+    } else {
+        v.verdict = teaching_ ? "INFO" : "PASS", v.message = detail_, v.note = overlap_;
+    }
+    return v;
+}
+
+Report Exercise::report() const {
+    const Verdict v = verdict();
+    JsonObject figures, labels;
+    for (const auto& [k, x] : figures_) figures.add(k, x);
+    for (const auto& [k, x] : labels_) labels.add(k, x);
+    Report r;
+    r.add("kind", "exercise")
+        .add("exercise", v.exercise)
+        .add("verdict", v.verdict)
+        .add("reason", to_string(v.reason))
+        .add("message", v.message)
+        .add("hint", v.hint)
+        .add("theory", v.theory)
+        .add("note", v.note)
+        .add("perf_graded", perf_graded_ ? "true" : "false")
+        .add("fraction", format("%.6g", fraction_))
+        .add("figures", figures.str())
+        .add("labels", labels.str());
+    return r;
 }
 
 size_t timing_elements(size_t bytes_per_element) {

@@ -1,30 +1,32 @@
 // SPDX-License-Identifier: MIT
 /// @file
 /// @brief The API a lesson's grader is written in: one GRADER_EXERCISE per graded
-///        exercise, checks that explain themselves, and one performance verdict.
+///        exercise, calls described once (call.hpp) and checked the same way whether timed
+///        or not, checks that explain themselves, and one performance verdict.
 ///
-/// Each exercise runs in a process of its own (see runner.hpp), so a kernel that faults,
-/// hangs or corrupts the context fails that exercise only.
+/// Each exercise runs in a process of its own, started by the supervisor (the `grade`
+/// program, which holds no student code), so a kernel that faults, hangs or corrupts the
+/// context fails that exercise only, and the verdict is decided from a sealed report the
+/// student's code cannot forge (docs/trust_model.md).
 #pragma once
 #include <functional>
+#include <initializer_list>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "grader/call.hpp"
 #include "grader/compare.hpp"
 #include "grader/device_buffer.cuh"
 #include "grader/performance.hpp"
 #include "grader/random.hpp"
+#include "grader/sealed_report.hpp"
 #include "grader/stats.hpp"
 #include "grader/timing.cuh"
+#include "grader/verdict.hpp"
 
 namespace grader {
-
-/// Why an exercise failed: the results file and the known-bad tests speak in these.
-enum class Reason { none, wrong, bounds, fault, slow, impossible, hang, crash, skipped };
-const char* to_string(Reason r);
-/// Inverse of to_string(); Reason::none for an unknown word.
-Reason reason_from_string(const std::string& s);
 
 /// Thrown by a failed check; ends the exercise with a FAIL verdict.
 struct Rejection : std::runtime_error {
@@ -32,13 +34,29 @@ struct Rejection : std::runtime_error {
     Reason reason;
 };
 
-/// Which lesson this grader belongs to, for the hints (set by GRADER_LESSON).
+/// Which lesson this grader belongs to (set by GRADER_LESSON).
 struct LessonInfo {
     std::string number, title, theory;  ///< "01", "Memory coalescing", "lessons/01-coalescing/theory.md"
+    std::vector<std::string> ceilings;  ///< extra ceilings the supervisor measures (ceilings.hpp)
 };
 const LessonInfo& lesson();
 struct LessonRegistration {
-    LessonRegistration(const char* number, const char* title, const char* theory);
+    LessonRegistration(const char* number, const char* title, const char* theory, std::initializer_list<const char*> ceilings = {});
+};
+
+/// The exercises of this program, in the order they were declared.
+const std::vector<std::string>& exercise_names();
+struct ExerciseRegistration {
+    explicit ExerciseRegistration(const char* name);
+};
+
+/// A grader-owned kernel shaped like the version the student starts from, timed only when
+/// the student's kernel is too slow, so that the hint fits what was measured: a kernel as
+/// slow as `label` gets `if_as_slow`, a faster one that still misses gets `if_faster`.
+struct SlowDiagnosis {
+    std::string label;
+    std::function<void()> launch;
+    std::string if_as_slow, if_faster;
 };
 
 class Exercise {
@@ -50,12 +68,20 @@ public:
     void theory(std::string section) { section_ = std::move(section); }
     /// One sentence on what to change, shown when the exercise is too slow.
     void hint(std::string text) { hint_ = std::move(text); }
+    /// Replaces the hint, when too slow, by one chosen from a measurement (see SlowDiagnosis).
+    void diagnose_slow(SlowDiagnosis d) { diagnosis_ = std::move(d); }
 
     /// Inputs for `purpose`, reproducible from the run's seed.
     Rng rng(const std::string& purpose) const;
 
-    /// Calls a student launcher, then surfaces launch errors and faults as FAIL (fault).
+    // ------------------------------------------------------------------ correctness
+    /// Calls a launcher, then surfaces launch errors and faults as FAIL (fault).
     void run(const std::string& what, const std::function<void()>& launch);
+
+    /// One call, checked in full: in-place data restored, outputs poisoned, the launcher run,
+    /// then no byte written next to any buffer (bounds), const inputs unchanged (bounds) and
+    /// the call's verify function (wrong).
+    void check(Call& call);
 
     /// FAIL (wrong) unless `got` matches `expected` within `tol`. `context` says which
     /// call and size, e.g. "shift_double3, n = 1000".
@@ -72,63 +98,70 @@ public:
         Comparison c = compare_entries(got, expected);
         if (!c.ok()) reject(Reason::wrong, context + ": " + c.describe(where));
     }
-    /// FAIL (bounds) when the kernel wrote past the end of `out`.
-    template <class T>
-    void expect_guard(const DeviceBuffer<T>& out, const std::string& context) {
-        if (!out.guard_intact())
-            reject(Reason::bounds, context + ": wrote past the end of the output (the guard bytes after element " +
-                                       std::to_string(out.size() - 1) + " changed)");
-    }
-    /// FAIL (bounds) when a const input was modified.
-    template <class T>
-    void expect_unchanged(const DeviceBuffer<T>& in, const std::vector<T>& original, const std::string& context) {
-        Comparison c = compare(in.download(), original, Tolerance{});
-        if (!c.ok()) reject(Reason::bounds, context + ": the input is const in the contract but was modified: " + c.describe());
-        expect_guard(in, context + " (input)");
+    /// FAIL (wrong) unless elements 0 … n−1 of `got` are each within the bound of
+    /// `expected_at(i)` (an Expected), computed on the fly.
+    template <class G, class F>
+    void expect_each(const std::vector<G>& got, size_t n, const F& expected_at, const std::string& context) {
+        Comparison c = compare_each(got, n, expected_at);
+        if (!c.ok() && n > 0) reject(Reason::wrong, context + ": " + c.describe());
     }
     /// Ends the exercise with FAIL for `reason`.
     [[noreturn]] void reject(Reason reason, const std::string& message);
     /// Ends the exercise with SKIP (e.g. the GPU lacks a feature the exercise needs).
     [[noreturn]] void skip(const std::string& why);
 
-    /// Times `launch` and records the figure: the median time must meet the threshold
-    /// (a result just short of it is measured again, with more runs, before it fails).
-    /// Throws Rejection (slow, or impossible when faster than the GPU allows). Under
+    // ------------------------------------------------------------------ speed
+    /// Times `call` and records the figure: the median must meet the threshold (a result just
+    /// short of it is measured again, with more runs, before it fails). Every timed call is
+    /// checked (call.hpp): outputs poisoned before it and fully written after it, one chosen
+    /// at random verified in full. FAIL: slow, impossible (faster than this GPU allows),
+    /// untimed (work left running on another stream past the timed interval), wrong. Under
     /// compute-sanitizer nothing is timed: the exercise is graded on correctness only.
-    void grade(const Performance& p, const std::function<void()>& launch);
+    void grade(const Performance& p, Call& call);
 
+    /// Times a routine on the same work as the exercise, in the same run: a vendor library
+    /// (`vendor` true: recorded as "vendor_figure", shown as "% vendor" by the self-test) or
+    /// a ceiling of the exercise's own shape. Does nothing under compute-sanitizer (ms = 0).
+    Baseline baseline(const std::string& name, Work work, const std::function<void()>& launch, bool vendor = true,
+                      const TimingOptions& options = {});
+
+    // ------------------------------------------------------------------ teaching
     /// Marks this exercise as teaching output (a table measured on this GPU): its verdict
     /// is INFO and it counts neither as passed nor failed. Under compute-sanitizer it is
     /// skipped, since nothing is timed there. By convention its number is NN.0.
     void teaching_only();
-
     /// Says that this exercise's threshold cannot separate it from the version before it
     /// (the gain is too small to grade on every GPU), so an unchanged starter may pass.
     /// Shown in the verdict and in the results file; the self-test then does not require
     /// the starter to fail.
     void threshold_overlaps_previous(std::string why) { overlap_ = std::move(why); }
-
     /// Times without a verdict, for teaching tables. Never call under sanitizer_mode().
     Timing time(const std::function<void()>& launch, const TimingOptions& o = {}) const { return time_launch(launch, o); }
+    /// A figure for the results file (e.g. a teaching table's cell).
+    void figure(const std::string& key, double value) { figures_[key] = value; }
+    /// A word for the results file (e.g. the vendor routine's name).
+    void label(const std::string& key, const std::string& value) { labels_[key] = value; }
 
-    /// An extra figure for the results file (e.g. the naive version's GB/s).
-    void figure(const std::string& key, double value);
-
-    // --- used by the runner ---
-    /// Runs `body`, turning every failure into a verdict; prints the verdict line.
+    // ------------------------------------------------------------------ used by the exercise process
+    /// Runs `body`, turning every failure into a verdict.
     void execute(void (*body)(Exercise&));
-    Reason reason() const { return reason_; }
-    bool skipped() const { return skipped_; }
-    bool teaching() const { return teaching_; }
+    Verdict verdict() const;
     bool perf_graded() const { return perf_graded_; }
-    std::string report_json() const;
+    /// The fields the exercise's process seals and sends to the supervisor.
+    Report report() const;
 
 private:
+    void prepare(Call& call, Rng* vary);
+    void check_after(Call& call, const std::string& which, bool verify = true);
+    std::string slow_hint(const Timing& student, const TimingOptions& o);
     std::string where() const;
     std::string name_, section_, hint_, message_, detail_, overlap_;
+    SlowDiagnosis diagnosis_;
     Reason reason_ = Reason::none;
-    bool skipped_ = false, perf_graded_ = false, teaching_ = false;
-    std::vector<std::pair<std::string, double>> figures_;
+    bool perf_graded_ = false, teaching_ = false;
+    double fraction_ = 0;
+    std::map<std::string, double> figures_;
+    std::map<std::string, std::string> labels_;
 };
 
 /// Elements of `bytes_per_element` for a timing run: the data is at least 16× the L2
@@ -140,21 +173,23 @@ size_t timing_elements(size_t bytes_per_element);
 #define GRADER_CAT2(a, b) a##b
 #define GRADER_CAT(a, b) GRADER_CAT2(a, b)
 
-/// Declares the lesson once per grader file: its number, title and theory page.
-#define GRADER_LESSON(number, title, theory) \
-    static ::grader::LessonRegistration GRADER_CAT(grader_lesson_, __LINE__)(number, title, theory)
+/// Declares the lesson once per grader file: its number, title, theory page and, optionally,
+/// the extra ceilings it needs measured, e.g. {"h2d_gbs"}.
+#define GRADER_LESSON(number, title, theory, ...) \
+    static ::grader::LessonRegistration GRADER_CAT(grader_lesson_, __LINE__)(number, title, theory, ##__VA_ARGS__)
 
 /// One graded exercise; the body receives `ex` (a grader::Exercise&). The name is also
 /// the doctest test-case name, so `--test-args='-tc=01.2*'` runs just this one. Names
-/// must not contain commas (doctest splits filters on them).
+/// must not contain commas, `*` or `?` (filters split on commas and treat those as wildcards).
 #define GRADER_EXERCISE(name) GRADER_EXERCISE_IMPL(name, GRADER_CAT(grader_exercise_, __LINE__))
-#define GRADER_EXERCISE_IMPL(name, fn)                                 \
-    static void fn(::grader::Exercise& ex);                            \
-    TEST_CASE(name) { ::grader::run_exercise(name, &fn); }             \
+#define GRADER_EXERCISE_IMPL(name, fn)                                                           \
+    static void fn(::grader::Exercise& ex);                                                      \
+    static ::grader::ExerciseRegistration GRADER_CAT(fn, _registration)(name);                   \
+    TEST_CASE(name) { ::grader::run_exercise(name, &fn); }                                       \
     static void fn([[maybe_unused]] ::grader::Exercise& ex)
 
 namespace grader {
-/// In the test main's process: starts the exercise in a process of its own and waits
-/// for its verdict. In that process (or with --in-process): runs `body`.
+/// Runs one exercise in this process: in a process the supervisor started, sends the
+/// sealed report; in an unsupervised run (a debugger, a profiler), prints the verdict.
 void run_exercise(const char* name, void (*body)(Exercise&));
 }  // namespace grader

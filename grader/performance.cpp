@@ -18,15 +18,16 @@ Target target_for(const Performance& p, const Ceilings& c, double scale) {
         t.ceiling_figure = t.figure(p, p.baseline_ms);
         std::snprintf(buf, sizeof buf, "%s %.0f %s", p.baseline.c_str(), t.ceiling_figure, t.unit());
     } else {
-        if (!(c.copy_gbs > 0) || !(c.fma_gflops > 0)) throw std::invalid_argument("target_for: ceilings not measured");
-        double mem_ms = p.bytes / (c.copy_gbs * 1e6);
-        double fma_ms = p.flops / (c.fma_gflops * 1e6);
+        const double copy = c.get(ceiling::copy_gbs), fma = c.get(ceiling::fma_gflops);
+        if (!(copy > 0) || !(fma > 0)) throw std::invalid_argument("target_for: ceilings not measured");
+        double mem_ms = p.bytes / (copy * 1e6);
+        double fma_ms = p.flops / (fma * 1e6);
         t.in_flops = fma_ms > mem_ms;
         t.floor_ms = std::max(mem_ms, fma_ms);
         t.ceiling_figure = t.figure(p, t.floor_ms);
-        if (t.in_flops) std::snprintf(buf, sizeof buf, "FP32 FMA peak %.0f GFLOP/s", c.fma_gflops);
+        if (t.in_flops) std::snprintf(buf, sizeof buf, "FP32 FMA peak %.0f GFLOP/s", fma);
         else if (p.flops > 0) std::snprintf(buf, sizeof buf, "roofline %.0f GB/s", t.ceiling_figure);
-        else std::snprintf(buf, sizeof buf, "copy %.0f GB/s", c.copy_gbs);
+        else std::snprintf(buf, sizeof buf, "copy %.0f GB/s", copy);
     }
     t.ceiling = buf;
     t.required_ms = t.floor_ms / (p.fraction * scale);
@@ -34,9 +35,11 @@ Target target_for(const Performance& p, const Ceilings& c, double scale) {
 }
 
 bool impossible(const Performance& p, const Ceilings& c, double l2_bytes, double ms) {
+    const double dram = c.has(ceiling::dram_gbs) ? c.get(ceiling::dram_gbs) : 0;
+    const double fma = c.has(ceiling::fma_gflops) ? c.get(ceiling::fma_gflops) : 0;
     double dram_bytes = p.bytes - l2_bytes;  // writes can still sit in L2 when the timer stops
-    if (c.dram_gbs > 0 && dram_bytes > 0 && ms < dram_bytes / (1.05 * c.dram_gbs * 1e6)) return true;
-    if (c.fma_gflops > 0 && p.flops > 0 && ms < p.flops / (1.25 * c.fma_gflops * 1e6)) return true;
+    if (dram > 0 && dram_bytes > 0 && ms < dram_bytes / (1.05 * dram * 1e6)) return true;
+    if (fma > 0 && p.flops > 0 && ms < p.flops / (1.25 * fma * 1e6)) return true;
     return false;
 }
 

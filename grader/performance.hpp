@@ -9,13 +9,32 @@
 
 namespace grader {
 
+/// The least work one call must do: each input read once, each output written once, and
+/// the useful floating-point operations.
+struct Work {
+    double bytes = 0, flops = 0;
+    /// GB/s, or GFLOP/s when the work has flops, for a call that took `ms`.
+    double figure(double ms) const { return (flops > 0 ? flops : bytes) / (ms * 1e6); }
+    const char* unit() const { return flops > 0 ? "GFLOP/s" : "GB/s"; }
+};
+
+/// A routine timed on the same work in the same run, which a threshold or a table is
+/// measured against: a vendor library (cuBLAS, CUB, NPP) or a ceiling of the exercise's
+/// own shape (lesson 06's block-sum kernel). Exercise::baseline() makes one.
+struct Baseline {
+    std::string name;
+    Work work;
+    double ms = 0;  ///< 0 under compute-sanitizer, where nothing is timed
+    double figure() const { return ms > 0 ? work.figure(ms) : 0; }
+};
+
 /// What one call of the student's launcher must at least do, and how fast it must be.
 struct Performance {
     double bytes = 0;     ///< minimal bytes read + written (each input once, each output once)
     double flops = 0;     ///< useful floating-point operations
     double fraction = 0;  ///< required fraction of the ceiling
     /// Empty: the ceiling is this GPU's roofline, min(copy bandwidth × intensity, FMA peak).
-    /// Otherwise the name of a vendor routine timed on the same work in the same run.
+    /// Otherwise the name of a baseline timed on the same work in the same run.
     std::string baseline;
     double baseline_ms = 0;
 };
@@ -24,16 +43,17 @@ struct Performance {
 inline Performance memory_bound(double bytes, double fraction) { return {bytes, 0, fraction, "", 0}; }
 /// Any exercise against the roofline of this GPU.
 inline Performance roofline(double bytes, double flops, double fraction) { return {bytes, flops, fraction, "", 0}; }
-/// An exercise against a vendor routine (cuBLAS, CUB) timed on the same work.
-inline Performance versus(const std::string& vendor, double vendor_ms, double bytes, double flops, double fraction) {
-    return {bytes, flops, fraction, vendor, vendor_ms};
+/// An exercise against a routine timed on the same work (cuBLAS, CUB, a shape ceiling).
+inline Performance versus(const std::string& name, double ms, double bytes, double flops, double fraction) {
+    return {bytes, flops, fraction, name, ms};
 }
+inline Performance versus(const Baseline& b, double fraction) { return versus(b.name, b.ms, b.work.bytes, b.work.flops, fraction); }
 
 /// The threshold worked out for one exercise on one GPU.
 struct Target {
     double floor_ms = 0;     ///< the ceiling's time for this work
     double required_ms = 0;  ///< slowest accepted median time
-    bool in_flops = false;   ///< figures in GFLOP/s (compute-bound or flop-counted vendor) or GB/s
+    bool in_flops = false;   ///< figures in GFLOP/s (compute-bound or flop-counted baseline) or GB/s
     std::string ceiling;     ///< e.g. "copy 2950 GB/s", "cuBLAS SGEMM 51200 GFLOP/s"
     double ceiling_figure = 0;
 

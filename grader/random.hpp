@@ -4,8 +4,6 @@
 #pragma once
 #include <cstdint>
 #include <string>
-#include <type_traits>
-#include <vector>
 
 namespace grader {
 
@@ -35,17 +33,6 @@ inline Rng rng_for(uint64_t run_seed, const std::string& purpose) {
     uint64_t h = 1469598103934665603ull;  // FNV-1a
     for (unsigned char c : purpose) h = (h ^ c) * 1099511628211ull;
     return Rng(run_seed ^ h);
-}
-
-/// n values uniform in [lo, hi) (floating point) or [lo, hi] (integers).
-template <class T>
-std::vector<T> random_vector(size_t n, double lo, double hi, Rng& rng) {
-    std::vector<T> v(n);
-    for (auto& x : v) {
-        if constexpr (std::is_floating_point_v<T>) x = static_cast<T>(rng.uniform(lo, hi));
-        else x = static_cast<T>(rng.integer(static_cast<int64_t>(lo), static_cast<int64_t>(hi)));
-    }
-    return v;
 }
 
 }  // namespace grader

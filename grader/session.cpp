@@ -1,15 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "grader/session.hpp"
 
-#include <cstdlib>
+#include <random>
 #include <stdexcept>
 
-namespace grader {
+#include "grader/settings.hpp"
 
-std::string getenv_or(const char* name, const std::string& fallback) {
-    const char* v = std::getenv(name);
-    return v && *v ? std::string(v) : fallback;
-}
+namespace grader {
 
 const GpuInfo& gpu() {
     static const GpuInfo info = query_gpu();
@@ -18,18 +15,26 @@ const GpuInfo& gpu() {
 
 const Ceilings& ceilings() {
     static const Ceilings c = [] {
-        std::string text = getenv_or(env::ceilings, "");
-        return text.empty() ? measure_ceilings(gpu()) : Ceilings::from_env(text);
+        const std::string& text = settings().ceilings;
+        return text.empty() ? measure_ceilings(gpu()) : Ceilings::from_text(text);
     }();
     return c;
 }
 
+uint64_t parse_seed(const std::string& text) {
+    if (text.empty() || text.size() > 19 || text.find_first_not_of("0123456789") != std::string::npos)
+        throw std::invalid_argument("a seed is a whole number of at most 19 digits, e.g. --seed=12345 (got '" + text + "')");
+    return std::stoull(text);
+}
+
 uint64_t seed() {
-    static const uint64_t s = std::strtoull(getenv_or(env::seed, "1").c_str(), nullptr, 10);
+    static const uint64_t s = settings().seed.empty() ? std::random_device{}() % 1000000000u : parse_seed(settings().seed);
     return s;
 }
 
-bool sanitizer_mode() { return !getenv_or(env::sanitizer, "").empty(); }
+const std::string& sanitizer_tool() { return settings().sanitizer; }
+
+bool sanitizer_mode() { return !settings().sanitizer.empty(); }
 
 double parse_scale(const std::string& text) {
     char* end = nullptr;
@@ -41,7 +46,7 @@ double parse_scale(const std::string& text) {
 }
 
 double threshold_scale() {
-    static const double s = parse_scale(getenv_or(env::threshold_scale, "1"));
+    static const double s = parse_scale(settings().threshold_scale.empty() ? "1" : settings().threshold_scale);
     return s;
 }
 

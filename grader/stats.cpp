@@ -6,15 +6,20 @@
 
 namespace grader {
 
+double median(std::vector<double> s) {
+    if (s.empty()) return 0;
+    std::sort(s.begin(), s.end());
+    const size_t n = s.size();
+    return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+}
+
 Timing summarize(std::vector<double> s) {
     if (s.empty()) throw std::invalid_argument("summarize: no samples");
-    std::sort(s.begin(), s.end());
     Timing t;
-    size_t n = s.size();
-    t.median_ms = n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
-    t.min_ms = s.front();
-    t.max_ms = s.back();
-    t.runs = static_cast<int>(n);
+    t.median_ms = median(s);
+    t.min_ms = *std::min_element(s.begin(), s.end());
+    t.max_ms = *std::max_element(s.begin(), s.end());
+    t.runs = static_cast<int>(s.size());
     return t;
 }
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <chrono>
 #include <vector>
 
 #include "grader/cuda_check.cuh"
@@ -6,6 +7,14 @@
 #include "grader/timing.cuh"
 
 namespace grader {
+
+namespace {
+
+double now_ms() {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+}  // namespace
 
 void flush_l2() {
     // One scratch buffer for the process; freed by the driver at exit.
@@ -19,26 +28,38 @@ void flush_l2() {
     CUDA_CHECK(cudaMemsetAsync(scratch, ++generation & 0xff, bytes));
 }
 
-Timing time_launch(const std::function<void()>& launch, const TimingOptions& options) {
+Timing time_launch(const std::function<void()>& launch, const TimingOptions& options, const RunHooks& hooks) {
     cudaEvent_t start, stop;
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
-    std::vector<double> samples;
+    std::vector<double> samples, tails;
     samples.reserve(options.runs);
     for (int i = 0; i < options.warmups + options.runs; ++i) {
+        if (hooks.before) hooks.before(i);
         if (options.flush_l2) flush_l2();
+        CUDA_CHECK(cudaDeviceSynchronize());
+        const double t0 = now_ms();
         CUDA_CHECK(cudaEventRecord(start));
         launch();
         CUDA_CHECK(cudaGetLastError());
         CUDA_CHECK(cudaEventRecord(stop));
         CUDA_CHECK(cudaEventSynchronize(stop));
+        const double t_stop = now_ms();
+        CUDA_CHECK(cudaDeviceSynchronize());
+        const double t_idle = now_ms();
         float ms = 0;
         CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-        if (i >= options.warmups) samples.push_back(ms);
+        if (i >= options.warmups) {
+            samples.push_back(options.clock == Clock::wall ? t_idle - t0 : double(ms));
+            tails.push_back(t_idle - t_stop);
+        }
+        if (hooks.after) hooks.after(i);
     }
     cudaEventDestroy(start);
     cudaEventDestroy(stop);
-    return summarize(samples);
+    Timing t = summarize(samples);
+    t.tail_ms = median(tails);
+    return t;
 }
 
 }  // namespace grader

@@ -1,7 +1,17 @@
 // SPDX-License-Identifier: MIT
 /// @file
-/// @brief Timing a launch the way good harnesses do: CUDA events, warm-up, an L2 flush
-///        before every run, the median of many runs.
+/// @brief Timing a launch the way good harnesses do: warm-up, an L2 flush before every
+///        run, the device idle at the start of every run, the median of many runs — and a
+///        check that the timed interval held all the work the launch enqueued.
+///
+/// Each run: the hook `before` (outside the timed interval: restore inputs, poison
+/// outputs), an L2 flush, a full device synchronize; then a start event, the launch and a
+/// stop event on the default stream; then the host waits for the stop event and, after
+/// it, for the whole device. The events give the run's time (Clock::events); the host
+/// clock from just before the start event until the device is idle gives the wall time
+/// (Clock::wall, for work spread over streams by design). How long the device stayed busy
+/// after the stop event — near a microsecond for work on the default stream — is the
+/// timing's tail: work a launcher left on a side stream shows there.
 #pragma once
 #include <functional>
 
@@ -9,15 +19,25 @@
 
 namespace grader {
 
+enum class Clock {
+    events,  ///< CUDA events around the launch on the default stream
+    wall,    ///< host clock from before the launch until cudaDeviceSynchronize() returns
+};
+
 struct TimingOptions {
     int warmups = 3;       ///< untimed runs first: module load, first-touch, clock ramp-up
     int runs = 21;         ///< timed runs; the median is the figure (odd: a real sample)
     bool flush_l2 = true;  ///< overwrite a buffer twice the L2 size before each run
+    Clock clock = Clock::events;
 };
 
-/// Times `launch` (which enqueues work on the default stream) with CUDA events around
-/// each run. Throws CudaError if a run faults.
-Timing time_launch(const std::function<void()>& launch, const TimingOptions& options = {});
+/// Called outside the timed interval with the run's index (warm-ups first, from 0).
+struct RunHooks {
+    std::function<void(int)> before, after;
+};
+
+/// Times `launch` as described above. Throws CudaError if a run faults.
+Timing time_launch(const std::function<void()>& launch, const TimingOptions& options = {}, const RunHooks& hooks = {});
 
 /// Evicts the L2 cache by writing a scratch buffer twice its size (on the default stream).
 void flush_l2();

@@ -23,15 +23,18 @@ TEST_CASE("non-finite numbers become null, which JSON allows") {
     CHECK(o.str() == "{\"x\": null}");
 }
 
-TEST_CASE("ceilings survive the trip through the environment") {
+TEST_CASE("ceilings are a keyed table that survives the trip through the environment") {
     grader::Ceilings c;
-    c.copy_gbs = 2950.5;
-    c.dram_gbs = 3352;
-    c.fma_gflops = 51234.25;
-    grader::Ceilings back = grader::Ceilings::from_env(c.to_env());
-    CHECK(back.copy_gbs == doctest::Approx(c.copy_gbs));
-    CHECK(back.dram_gbs == doctest::Approx(c.dram_gbs));
-    CHECK(back.fma_gflops == doctest::Approx(c.fma_gflops));
-    CHECK_THROWS_AS(grader::Ceilings::from_env("copy_gbs=1"), std::invalid_argument);
-    CHECK_THROWS_AS(grader::Ceilings::from_env("copy_gbs=1;bogus=2;dram_gbs=1;fma_gflops=1"), std::invalid_argument);
+    c.set("copy_gbs", 2950.5);
+    c.set("fma_gflops", 51234.25);
+    c.set("h2d_gbs", 24.75);  // a lesson's own ceiling travels the same way
+    grader::Ceilings back = grader::Ceilings::from_text(c.to_text());
+    CHECK(back.values() == c.values());
+    CHECK(back.get("h2d_gbs") == doctest::Approx(24.75));
+    CHECK_FALSE(back.has("dram_gbs"));
+    CHECK_THROWS_AS(back.get("dram_gbs"), std::out_of_range);
+    CHECK_THROWS_AS(grader::Ceilings::from_text("copy_gbs"), std::invalid_argument);
+    CHECK_THROWS_AS(grader::Ceilings::from_text("copy_gbs=fast"), std::invalid_argument);
+    CHECK_THROWS_AS(grader::Ceilings::from_text("copy_gbs=1x"), std::invalid_argument);
+    CHECK(grader::Ceilings::from_text("").values().empty());
 }

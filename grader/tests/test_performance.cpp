@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: MIT
 #include <doctest/doctest.h>
 
+#include <stdexcept>
+
 #include "grader/performance.hpp"
 
 namespace {
 grader::Ceilings gpu() {
     grader::Ceilings c;
-    c.copy_gbs = 3000;   // GB/s
-    c.dram_gbs = 3350;
-    c.fma_gflops = 50000;
+    c.set(grader::ceiling::copy_gbs, 3000);  // GB/s
+    c.set(grader::ceiling::dram_gbs, 3350);
+    c.set(grader::ceiling::fma_gflops, 50000);
     return c;
 }
 }  // namespace
@@ -53,4 +55,20 @@ TEST_CASE("results faster than the hardware allows are impossible") {
     auto f = grader::roofline(1e6, 1e11, 0.5);  // 2 ms at the FMA peak
     CHECK(grader::impossible(f, gpu(), 50e6, 1.0));
     CHECK_FALSE(grader::impossible(f, gpu(), 50e6, 1.9));
+}
+
+TEST_CASE("a baseline carries its own work and figure into a threshold") {
+    grader::Baseline cub{"CUB", grader::Work{4e9, 0}, 1.0};
+    CHECK(cub.figure() == doctest::Approx(4000));  // GB/s
+    auto t = grader::target_for(grader::versus(cub, 0.8), gpu(), 1.0);
+    CHECK(t.required_ms == doctest::Approx(1.25));
+    CHECK(t.ceiling == "CUB 4000 GB/s");
+    CHECK(grader::Work{0, 2e12}.figure(100) == doctest::Approx(20000));  // GFLOP/s
+    CHECK(grader::Baseline{"none", grader::Work{1, 0}, 0}.figure() == 0);  // not timed (sanitizer)
+}
+
+TEST_CASE("a threshold against a missing ceiling names it") {
+    grader::Ceilings empty;
+    CHECK_THROWS_WITH_AS(grader::target_for(grader::memory_bound(1, 0.5), empty, 1.0),
+                         doctest::Contains("copy_gbs"), std::out_of_range);
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <doctest/doctest.h>
 
-#include "grader/random.hpp"
+#include "grader/inputs.hpp"
 
 TEST_CASE("the same seed and purpose give the same data; another purpose does not") {
     auto a = grader::rng_for(42, "01.1/sizes"), b = grader::rng_for(42, "01.1/sizes"), c = grader::rng_for(42, "01.2/sizes");
@@ -12,8 +12,8 @@ TEST_CASE("the same seed and purpose give the same data; another purpose does no
 
 TEST_CASE("random values stay in their range") {
     grader::Rng rng(7);
-    auto f = grader::random_vector<float>(10000, -2, 3, rng);
-    auto i = grader::random_vector<int>(10000, 0, 9, rng);
+    auto f = grader::draw<float>(grader::Dist::uniform, 10000, rng, -2, 3);
+    auto i = grader::draw<int>(grader::Dist::uniform, 10000, rng, 0, 9);
     bool f_ok = true, i_ok = true, saw_nine = false;
     for (float v : f) f_ok &= v >= -2 && v < 3;
     for (int v : i) i_ok &= v >= 0 && v <= 9, saw_nine |= v == 9;

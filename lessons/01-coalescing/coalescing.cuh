@@ -3,16 +3,17 @@
 /// @brief Lesson 01 contract: the functions a student implements for memory coalescing.
 ///
 /// Each function is a host launcher: it launches its kernel(s) on the default stream and
-/// returns without synchronizing. The grader allocates every buffer with cudaMalloc (so
-/// pointers are at least 256-byte aligned), fills the inputs, times the call and checks
-/// the result. Theory: lessons/01-coalescing/theory.md.
+/// returns without synchronizing. The grader allocates every buffer (256-byte aligned, no
+/// overlap; a read or write outside a buffer is detected), fills the inputs, times the
+/// call and checks the result. Theory: lessons/01-coalescing/theory.md.
 #pragma once
 #include <cuda_runtime.h>
 
 #include <cstddef>
 
 /// Exercise 01.1 — thread-to-element mapping.
-/// c = a + b for rows × cols matrices stored row-major (element (r, c) at r * cols + c).
+/// c = a + b for rows × cols matrices stored row-major (element (r, c) at r * cols + c),
+/// rows ≥ 0 and cols ≥ 0 (a matrix may be empty: then nothing is launched).
 /// Graded: result within one float rounding; bandwidth (12 bytes per element).
 void add_matrices(const float* a, const float* b, float* c, int rows, int cols);
 
@@ -28,7 +29,7 @@ struct ParticleArrays {
     const float* vz;
 };
 
-/// Exercise 01.2 — one drift step on a structure of arrays: for every i < n,
+/// Exercise 01.2 — one drift step on a structure of arrays: for every i < n (n ≥ 0),
 /// x[i] += vx[i] × dt (and y, z). Graded: result within two float roundings; bandwidth
 /// (36 bytes per particle: 6 floats read, 3 written) against the copy ceiling.
 void drift_soa(ParticleArrays particles, size_t n, float dt);

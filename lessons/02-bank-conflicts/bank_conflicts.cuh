@@ -6,9 +6,10 @@
 /// Each function is a host launcher: it launches its kernel(s) on the default stream and
 /// returns without synchronizing. `in` is a rows × cols matrix stored row-major (element
 /// (r, c) at r * cols + c); `out` receives its transpose, a cols × rows matrix stored
-/// row-major, so out[c * rows + r] = in[r * cols + c]. The grader allocates both with
-/// cudaMalloc (no overlap, 256-byte aligned), uses sizes that are not multiples of any tile
-/// and times the call on a matrix far larger than the L2 cache.
+/// row-major, so out[c * rows + r] = in[r * cols + c], with rows ≥ 1 and cols ≥ 1. The
+/// grader allocates both (no overlap, 256-byte aligned; an access outside either is
+/// detected), uses sizes that are not multiples of any tile and times the call on a matrix
+/// far larger than the L2 cache.
 /// Theory: lessons/02-bank-conflicts/theory.md.
 #pragma once
 #include <cuda_runtime.h>

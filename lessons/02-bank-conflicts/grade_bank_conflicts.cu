@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "bank_conflicts.cuh"
+#include "grader/cublas.hpp"
 #include "grader/grader.hpp"
 
 GRADER_LESSON("02", "Shared-memory bank conflicts", "lessons/02-bank-conflicts/theory.md");
@@ -78,34 +79,6 @@ std::vector<T> transposed(const std::vector<T>& in, int rows, int cols) {
                 for (int c = c0; c < std::min(cols, c0 + kBlock); ++c)
                     out[size_t(c) * rows + r] = in[size_t(r) * cols + c];
     return out;
-}
-
-// Checks one transpose launcher on every shape and on the timing matrix, then grades it.
-template <class T>
-void check_and_grade(grader::Exercise& ex, const char* name, void (*transpose)(const T*, T*, int, int), int timing_cols,
-                     double fraction) {
-    auto rng = ex.rng("inputs");
-    for (const Shape& s : kShapes) {
-        const size_t n = size_t(s.rows) * s.cols;
-        auto host = grader::random_vector<T>(n, -1e3, 1e3, rng);
-        grader::DeviceBuffer<T> in(host), out(n, "out");
-        const std::string ctx = std::string(name) + ", " + shape_text(s.rows, s.cols);
-        ex.run(ctx, [&] { transpose(in.data(), out.data(), s.rows, s.cols); });
-        ex.expect_close(out.download(), transposed(host, s.rows, s.cols), grader::Tolerance{}, ctx);  // exact
-        ex.expect_guard(out, ctx);
-        ex.expect_unchanged(in, host, ctx);
-    }
-    const Shape t = timing_shape(grader::timing_elements(2 * sizeof(T)), timing_cols);
-    const size_t n = size_t(t.rows) * t.cols;
-    auto rng_big = ex.rng("timing");
-    grader::DeviceBuffer<T> in(grader::random_vector<T>(n, -1, 1, rng_big), "input"), out(n, "out");
-    const std::string ctx = std::string(name) + ", timing matrix " + shape_text(t.rows, t.cols);
-    ex.run(ctx, [&] { transpose(in.data(), out.data(), t.rows, t.cols); });
-    ex.expect_close(out.download(), transposed(in.download(), t.rows, t.cols), grader::Tolerance{}, ctx);
-    ex.expect_guard(out, ctx);
-    // Every element is read once and written once.
-    ex.grade(grader::memory_bound(2.0 * sizeof(T) * n, fraction),
-             [&] { transpose(in.data(), out.data(), t.rows, t.cols); });
 }
 
 // Wavefronts one warp request needs when lane L reads element (L / group) * stride of an
@@ -205,13 +178,12 @@ void launch_tile(const T* in, T* out, int rows, int cols) {
 }
 
 template <class Word>
-grader::Timing time_sweep(grader::Exercise& ex, int stride, int group, Word* sink) {
-    const unsigned blocks = unsigned(grader::gpu().sms) * 4;
-    auto launch = [&] { bank_sweep<Word><<<blocks, 256>>>(stride, group, kSweepIterations, sink); };
-    return ex.time(launch, {2, 11, false});  // no L2 flush: only shared memory is involved
+void bank_sweep_launch(int stride, int group, Word* sink) {
+    bank_sweep<Word><<<unsigned(grader::gpu().sms) * 4, 256>>>(stride, group, kSweepIterations, sink);
 }
 
-// First table of 02.0: one access pattern per row, timed in isolation.
+// First table of 02.0: one access pattern per row, timed in isolation, as a multiple of
+// the time of the conflict-free s[lane].
 void print_bank_sweep(grader::Exercise& ex) {
     struct Pattern {
         const char* label;
@@ -235,38 +207,25 @@ void print_bank_sweep(grader::Exercise& ex) {
         {"d[33 lane]  (column of double [32][33])", 8, 33, 1},
     };
     grader::DeviceBuffer<unsigned long long> sink(1, "sink");
-    auto median_ms = [&](const Pattern& p) {
-        if (p.word_bytes == 4) return time_sweep(ex, p.stride, p.group, reinterpret_cast<unsigned*>(sink.data())).median_ms;
-        return time_sweep(ex, p.stride, p.group, sink.data()).median_ms;
+    auto launch = [&](const Pattern& p) {
+        if (p.word_bytes == 4) bank_sweep_launch(p.stride, p.group, reinterpret_cast<unsigned*>(sink.data()));
+        else bank_sweep_launch(p.stride, p.group, sink.data());
     };
-    const double unit_ms = median_ms({"s[lane]", 4, 1, 1});
-    grader::Table table({"warp reads (s: 4-byte words, d: 8-byte)", "wavefronts (predicted)", "time ÷ time of s[lane]"});
-    for (const Pattern& p : patterns) {
-        const double ratio = median_ms(p) / unit_ms;
-        const int predicted = expected_wavefronts(p.word_bytes, p.stride, p.group);
-        table.row({p.label, std::to_string(predicted), grader::fixed(ratio, 1)});
-        ex.figure((p.word_bytes == 4 ? "s_" : "d_") + std::to_string(p.stride) + "_" + std::to_string(p.group), ratio);
-    }
-    std::printf("      Shared-memory reads on this GPU (%u blocks of 8 warps, %d requests per warp):\n%s",
-                unsigned(grader::gpu().sms) * 4, kSweepUnroll * kSweepIterations, table.str().c_str());
-}
-
-// One row of the second table: a launcher and what it is.
-struct Stage {
-    std::string label, key, wavefronts;
-    std::function<void()> launch;
-    bool student;  // the student's code: checked for faults before it is timed
-};
-
-// Times each stage on a matrix of `bytes` moved per call and adds its row.
-void time_stages(grader::Exercise& ex, grader::Table& table, double bytes, const std::vector<Stage>& stages) {
-    const double copy = grader::ceilings().copy_gbs;
-    for (const Stage& s : stages) {
-        if (s.student) ex.run(s.label, s.launch);
-        const double gbs = bytes / (ex.time(s.launch).median_ms * 1e6);
-        table.row({s.label, s.wavefronts, grader::fixed(gbs), grader::fixed(100 * gbs / copy)});
-        ex.figure(s.key + "_gbs", gbs);
-    }
+    const grader::TimingOptions no_flush{2, 11, false};  // only shared memory is involved
+    const double unit_ms = ex.time([&] { launch({"s[lane]", 4, 1, 1}); }, no_flush).median_ms;
+    grader::TeachingTable::Options o;
+    o.first_header = "warp reads (s: 4-byte words, d: 8-byte)";
+    o.unit = "time ÷ time of s[lane]";
+    o.extra_headers = {"wavefronts (predicted)"};
+    o.relative_to_ms = unit_ms;
+    o.timing = no_flush;
+    grader::TeachingTable table(ex, o);
+    for (const Pattern& p : patterns)
+        table.row(p.label, (p.word_bytes == 4 ? "s_" : "d_") + std::to_string(p.stride) + "_" + std::to_string(p.group),
+                  grader::Work{}, [&](int) { launch(p); }, false,
+                  {std::to_string(expected_wavefronts(p.word_bytes, p.stride, p.group))});
+    table.print("Shared-memory reads on this GPU (" + std::to_string(grader::gpu().sms * 4) + " blocks of 8 warps, " +
+                std::to_string(kSweepUnroll * kSweepIterations) + " requests per warp):");
 }
 
 std::string wavefronts(int word_bytes, int row_length) {
@@ -274,10 +233,14 @@ std::string wavefronts(int word_bytes, int row_length) {
 }
 
 // Second table of 02.0: every transpose stage on the timing matrices, the grader's copies
-// of the notes' kernels and the student's three launchers.
+// of the notes' kernels and the student's three launchers, next to the copy ceiling.
 void print_transpose_stages(grader::Exercise& ex) {
-    grader::Table table({"stage", "column read: wavefronts", "GB/s", "% of copy"});
-    table.row({"copy ceiling (calibration kernel)", "", grader::fixed(grader::ceilings().copy_gbs), "100"});
+    grader::TeachingTable::Options o;
+    o.first_header = "stage";
+    o.extra_headers = {"column read: wavefronts"};
+    o.percent_of = {"copy"};
+    grader::TeachingTable table(ex, o);
+    table.compare_with({grader::ceilings().get(grader::ceiling::copy_gbs)});
     {
         const Shape t = timing_shape(grader::timing_elements(2 * sizeof(float)), kFloatCols);
         const size_t n = size_t(t.rows) * t.cols;
@@ -285,21 +248,21 @@ void print_transpose_stages(grader::Exercise& ex) {
         const float* i = in.data();
         float* o = out.data();
         const int r = t.rows, c = t.cols;
-        table.row({"float matrix " + shape_text(r, c), "", "", ""});
-        time_stages(ex, table, 2.0 * sizeof(float) * n,
-                    {{"tile copy 64 x 64, no transpose (the target)", "tile_copy", "1",
-                      [=] { launch_tile<float, 64, 0, false>(i, o, r, c); }, false},
-                     {"naive transpose (02.1 starter)", "naive", "-", [=] { launch_naive(i, o, r, c); }, false},
-                     {"tile 32 x 32, 4 per thread (the notes)", "tile32", wavefronts(4, 32),
-                      [=] { launch_tile<float, 32, 0>(i, o, r, c); }, false},
-                     {"tile 32 x 33, 4 per thread", "tile32_padded", wavefronts(4, 33),
-                      [=] { launch_tile<float, 32, 1>(i, o, r, c); }, false},
-                     {"tile 64 x 64, 16 per thread (02.2 starter)", "tile64", wavefronts(4, 64),
-                      [=] { launch_tile<float, 64, 0>(i, o, r, c); }, false},
-                     {"tile 64 x 65, 16 per thread", "tile64_padded", wavefronts(4, 65),
-                      [=] { launch_tile<float, 64, 1>(i, o, r, c); }, false},
-                     {"your transpose_tiled (02.1)", "student_02_1", "", [=] { transpose_tiled(i, o, r, c); }, true},
-                     {"your transpose_padded (02.2)", "student_02_2", "", [=] { transpose_padded(i, o, r, c); }, true}});
+        const grader::Work w{2.0 * sizeof(float) * n, 0};
+        table.heading("float matrix " + shape_text(r, c));
+        table.row("tile copy 64 x 64, no transpose (the target)", "tile_copy_gbs", w,
+                  [=](int) { launch_tile<float, 64, 0, false>(i, o, r, c); }, false, {"1"});
+        table.row("naive transpose (02.1 starter)", "naive_gbs", w, [=](int) { launch_naive(i, o, r, c); }, false, {"-"});
+        table.row("tile 32 x 32, 4 per thread (the notes)", "tile32_gbs", w,
+                  [=](int) { launch_tile<float, 32, 0>(i, o, r, c); }, false, {wavefronts(4, 32)});
+        table.row("tile 32 x 33, 4 per thread", "tile32_padded_gbs", w, [=](int) { launch_tile<float, 32, 1>(i, o, r, c); },
+                  false, {wavefronts(4, 33)});
+        table.row("tile 64 x 64, 16 per thread (02.2 starter)", "tile64_gbs", w,
+                  [=](int) { launch_tile<float, 64, 0>(i, o, r, c); }, false, {wavefronts(4, 64)});
+        table.row("tile 64 x 65, 16 per thread", "tile64_padded_gbs", w, [=](int) { launch_tile<float, 64, 1>(i, o, r, c); },
+                  false, {wavefronts(4, 65)});
+        table.row("your transpose_tiled (02.1)", "student_02_1_gbs", w, [=](int) { transpose_tiled(i, o, r, c); }, true, {""});
+        table.row("your transpose_padded (02.2)", "student_02_2_gbs", w, [=](int) { transpose_padded(i, o, r, c); }, true, {""});
     }
     {
         const Shape t = timing_shape(grader::timing_elements(2 * sizeof(double)), kDoubleCols);
@@ -308,19 +271,87 @@ void print_transpose_stages(grader::Exercise& ex) {
         const double* i = in.data();
         double* o = out.data();
         const int r = t.rows, c = t.cols;
-        table.row({"double matrix " + shape_text(r, c), "", "", ""});
-        time_stages(ex, table, 2.0 * sizeof(double) * n,
-                    {{"double: naive transpose (02.3 starter)", "double_naive", "-", [=] { launch_naive(i, o, r, c); },
-                      false},
-                     {"double: tile 32 x 32", "double_tile32", wavefronts(8, 32),
-                      [=] { launch_tile<double, 32, 0>(i, o, r, c); }, false},
-                     {"double: tile 32 x 33", "double_tile32_padded", wavefronts(8, 33),
-                      [=] { launch_tile<double, 32, 1>(i, o, r, c); }, false},
-                     {"your transpose_double (02.3)", "student_02_3", "", [=] { transpose_double(i, o, r, c); }, true}});
+        const grader::Work w{2.0 * sizeof(double) * n, 0};
+        table.heading("double matrix " + shape_text(r, c));
+        table.row("double: naive transpose (02.3 starter)", "double_naive_gbs", w, [=](int) { launch_naive(i, o, r, c); },
+                  false, {"-"});
+        table.row("double: tile 32 x 32", "double_tile32_gbs", w, [=](int) { launch_tile<double, 32, 0>(i, o, r, c); },
+                  false, {wavefronts(8, 32)});
+        table.row("double: tile 32 x 33", "double_tile32_padded_gbs", w,
+                  [=](int) { launch_tile<double, 32, 1>(i, o, r, c); }, false, {wavefronts(8, 33)});
+        table.row("your transpose_double (02.3)", "student_02_3_gbs", w, [=](int) { transpose_double(i, o, r, c); }, true,
+                  {""});
     }
-    std::printf("      Transpose stages on this GPU, side by side with the copy ceiling:\n%s"
-                "      (wavefronts: per warp-wide read of a tile column; conflict-free is 1 for floats, 2 for doubles)\n",
-                table.str().c_str());
+    table.print("Transpose stages on this GPU, side by side with the copy ceiling (wavefronts: per warp-wide read of a "
+                "tile column; conflict-free is 1 for floats, 2 for doubles):");
+}
+
+// cuBLAS geam transposes out of place: a row-major rows × cols matrix read column-major is
+// its transpose, so C = op(A)ᵀ with op = T writes the row-major transpose.
+template <class T>
+void cublas_transpose(const grader::Cublas& blas, const T* in, T* out, int rows, int cols) {
+    const T one = 1, zero = 0;
+    if constexpr (sizeof(T) == 4)
+        grader::Cublas::check(cublasSgeam(blas.get(), CUBLAS_OP_T, CUBLAS_OP_N, rows, cols, &one, in, cols, &zero, out,
+                                          rows, out, rows),
+                              "cublasSgeam");
+    else
+        grader::Cublas::check(cublasDgeam(blas.get(), CUBLAS_OP_T, CUBLAS_OP_N, rows, cols, &one, in, cols, &zero, out,
+                                          rows, out, rows),
+                              "cublasDgeam");
+}
+
+template <class T>
+using Transpose = void (*)(const T*, T*, int, int);
+
+// The grader's version of the stage a student starts from, timed only when the student's
+// kernel is too slow, and the hints for "as slow as that" and "faster, still too slow".
+template <class T>
+struct SlowLike {
+    const char* label;
+    Transpose<T> launch;
+    const char* if_as_slow;
+    const char* if_faster;
+};
+
+// Checks one transpose launcher on every shape (exact results, three input distributions)
+// and grades it on the timing matrix, against the copy ceiling; cuBLAS's transpose of the
+// same matrix is the vendor figure.
+template <class T>
+void check_and_grade(grader::Exercise& ex, const char* name, Transpose<T> transpose, int timing_cols, double fraction,
+                     const SlowLike<T>& slow_like) {
+    auto rng = ex.rng("inputs");
+    const grader::Dist dists[] = {grader::Dist::uniform, grader::Dist::zeros, grader::Dist::mixed};
+    int k = 0;
+    for (const Shape& s : kShapes) {
+        const size_t n = size_t(s.rows) * s.cols;
+        const grader::Dist dist = dists[k++ % 3];
+        auto host = grader::draw<T>(dist, n, rng, -1e3, 1e3);
+        grader::DeviceBuffer<T> in(host, "in"), out(n, "out");
+        const std::string ctx = std::string(name) + ", " + shape_text(s.rows, s.cols) + ", " + describe(dist);
+        grader::Call call(ctx, [&] { transpose(in.data(), out.data(), s.rows, s.cols); });
+        call.input(in, host, "in").output(out, "out").verify([&] {
+            ex.expect_close(out.download(), transposed(host, s.rows, s.cols), grader::Tolerance{}, ctx);  // exact
+        });
+        ex.check(call);
+    }
+    const Shape t = timing_shape(grader::timing_elements(2 * sizeof(T)), timing_cols);
+    const size_t n = size_t(t.rows) * t.cols;
+    auto rng_big = ex.rng("timing");
+    auto host = grader::draw<T>(grader::Dist::uniform, n, rng_big);
+    grader::DeviceBuffer<T> in(host, "in"), out(n, "out");
+    const grader::Work work{2.0 * sizeof(T) * n, 0};  // every element read once and written once
+    grader::Cublas blas;
+    ex.baseline(sizeof(T) == 4 ? "cuBLAS geam (transpose)" : "cuBLAS geam (double transpose)", work,
+                [&] { cublas_transpose(blas, in.data(), out.data(), t.rows, t.cols); });
+    grader::Call call(std::string(name) + ", timing matrix " + shape_text(t.rows, t.cols),
+                      [&] { transpose(in.data(), out.data(), t.rows, t.cols); });
+    call.input(in, host, "in").output(out, "out").verify([&] {
+        ex.expect_close(out.download(), transposed(host, t.rows, t.cols), grader::Tolerance{}, call.context());
+    });
+    ex.diagnose_slow({slow_like.label, [&] { slow_like.launch(in.data(), out.data(), t.rows, t.cols); }, slow_like.if_as_slow,
+                      slow_like.if_faster});
+    ex.grade(grader::memory_bound(work.bytes, fraction), call);
 }
 
 }  // namespace
@@ -335,17 +366,31 @@ GRADER_EXERCISE("02.0 bank conflicts on this GPU") {
 GRADER_EXERCISE("02.1 tiled transpose") {
     ex.theory("The transpose through a tile");
     ex.hint("stage a tile in shared memory so that the global reads and the global writes are both coalesced");
-    check_and_grade<float>(ex, "transpose_tiled", transpose_tiled, kFloatCols, kTiledFraction);
+    check_and_grade<float>(ex, "transpose_tiled", transpose_tiled, kFloatCols, kTiledFraction,
+                           {"the naive transpose", launch_naive<float>,
+                            "stage a tile in shared memory so that the global reads and the global writes are both coalesced",
+                            "the tile helps; now look at the tile's shared-memory traffic and the bytes each thread "
+                            "keeps in flight (theory: \"The transpose through a tile\")"});
 }
 
 GRADER_EXERCISE("02.2 padded transpose") {
     ex.theory("Padding and swizzling");
     ex.hint("pad the tile by one column (or swizzle the column index) so that a column of the tile spans all 32 banks");
-    check_and_grade<float>(ex, "transpose_padded", transpose_padded, kFloatCols, kPaddedFraction);
+    check_and_grade<float>(ex, "transpose_padded", transpose_padded, kFloatCols, kPaddedFraction,
+                           {"the unpadded 64 × 64 tile", launch_tile<float, 64, 0>,
+                            "pad the tile by one column (or swizzle the column index) so that a column of the tile "
+                            "spans all 32 banks",
+                            "the column reads look conflict-free; keep several loads in flight per thread before the "
+                            "first store to the tile (theory: \"What the conflicts cost on this GPU\")"});
 }
 
 GRADER_EXERCISE("02.3 double transpose") {
     ex.theory("8-byte words");
     ex.hint("transpose through a shared tile of doubles whose columns spread over all 16 bank pairs (pad or swizzle)");
-    check_and_grade<double>(ex, "transpose_double", transpose_double, kDoubleCols, kDoubleFraction);
+    check_and_grade<double>(ex, "transpose_double", transpose_double, kDoubleCols, kDoubleFraction,
+                            {"the naive double transpose", launch_naive<double>,
+                             "transpose through a shared tile of doubles whose columns spread over all 16 bank pairs "
+                             "(pad or swizzle)",
+                             "the tile helps; count the wavefronts of a column read of 8-byte words again (theory: "
+                             "\"8-byte words\")"});
 }

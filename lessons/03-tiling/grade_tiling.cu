@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "grader/cublas.hpp"
 #include "grader/grader.hpp"
 #include "tiling.cuh"
 
@@ -127,107 +128,9 @@ void expect_gemm(grader::Exercise& ex, const std::vector<float>& got, const std:
     });
 }
 
-// cuBLAS SGEMM on row-major matrices. cuBLAS is column-major, and a row-major matrix read
-// column-major is its transpose: for C = A·B it computes Cᵀ = Bᵀ·Aᵀ (B first), for
-// C = A·Bᵀ it computes Cᵀ = B·Aᵀ.
-class Cublas {
-public:
-    Cublas() {
-        check(cublasCreate(&handle_), "cublasCreate");
-        // FP32 arithmetic. The default math mode uses tensor cores only where they keep
-        // full FP32 precision; it never rounds SGEMM's inputs to TF32.
-        check(cublasSetMathMode(handle_, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
-    }
-    ~Cublas() { cublasDestroy(handle_); }
-    Cublas(const Cublas&) = delete;
-    Cublas& operator=(const Cublas&) = delete;
-
-    //! [cublas_row_major]
-    void gemm(const float* A, const float* B, float* C, Dims d, bool bt) {
-        const float one = 1.f, zero = 0.f;
-        if (bt)
-            check(cublasSgemm(handle_, CUBLAS_OP_T, CUBLAS_OP_N, d.N, d.M, d.K, &one, B, d.K, A, d.K, &zero, C, d.N),
-                  "cublasSgemm");
-        else
-            check(cublasSgemm(handle_, CUBLAS_OP_N, CUBLAS_OP_N, d.N, d.M, d.K, &one, B, d.N, A, d.K, &zero, C, d.N),
-                  "cublasSgemm");
-    }
-    //! [cublas_row_major]
-
-private:
-    static void check(cublasStatus_t s, const char* what) {
-        if (s != CUBLAS_STATUS_SUCCESS)
-            throw std::runtime_error(std::string(what) + " failed: " + cublasGetStatusString(s));
-    }
-    cublasHandle_t handle_ = nullptr;
-};
-
-// Times cuBLAS on the timed product (its own output buffer) after checking a sample of its
-// result, so that a slip in the column-major call cannot pass for a fast ceiling.
-double time_cublas(grader::Exercise& ex, const grader::DeviceBuffer<float>& a, const grader::DeviceBuffer<float>& b,
-                   const std::vector<float>& ha, const std::vector<float>& hb, Dims d, bool bt) {
-    Cublas blas;
-    grader::DeviceBuffer<float> c(size_t(d.M) * d.N, "cuBLAS output");
-    blas.gemm(a.data(), b.data(), c.data(), d, bt);
-    CUDA_CHECK(cudaDeviceSynchronize());
-    auto rng = ex.rng("cublas check");
-    auto got = c.download();
-    for (auto [i, j] : sample_entries(d, rng)) {
-        Expected e = expected_entry(ha, hb, d, bt, i, j);
-        if (!(std::fabs(double(got[e.index]) - e.value) <= e.bound))
-            throw std::logic_error("grader self-check: cuBLAS disagrees with the host reference at C(" +
-                                   std::to_string(i) + ", " + std::to_string(j) + ")");
-    }
-    const double ms = ex.time([&] { blas.gemm(a.data(), b.data(), c.data(), d, bt); }).median_ms;
-    ex.figure("cublas_gflops", flops(d) / (ms * 1e6));
-    return ms;
-}
-
-using Launcher = void (*)(const float*, const float*, float*, int, int, int);
-
-// Checks one launcher on every shape and on the timed product, then grades it.
-void check_and_grade(grader::Exercise& ex, const char* name, Launcher gemm, bool bt, const char* vendor,
-                     double fraction) {
-    auto rng = ex.rng("inputs");
-    const int shapes = grader::sanitizer_mode() ? kSanitizerShapes : int(std::size(kShapes));
-    for (int s = 0; s < shapes; ++s) {
-        const Dims d = kShapes[s];
-        auto ha = grader::random_vector<float>(size_t(d.M) * d.K, -1, 1, rng);
-        auto hb = grader::random_vector<float>(size_t(d.K) * d.N, -1, 1, rng);
-        grader::DeviceBuffer<float> a(ha, "A"), b(hb, "B"), c(size_t(d.M) * d.N, "C");
-        const std::string ctx = std::string(name) + ", " + dims_text(d);
-        ex.run(ctx, [&] { gemm(a.data(), b.data(), c.data(), d.M, d.N, d.K); });
-        expect_gemm(ex, c.download(), full_reference(ha, hb, d, bt), d, ctx);
-        ex.expect_guard(c, ctx);
-        ex.expect_unchanged(a, ha, ctx + ", A");
-        ex.expect_unchanged(b, hb, ctx + ", B");
-    }
-
-    const Dims t = timing_dims();
-    auto rng_big = ex.rng("timing");
-    auto ha = grader::random_vector<float>(size_t(t.M) * t.K, -1, 1, rng_big);
-    auto hb = grader::random_vector<float>(size_t(t.K) * t.N, -1, 1, rng_big);
-    grader::DeviceBuffer<float> a(ha, "A"), b(hb, "B"), c(size_t(t.M) * t.N, "C");
-    double vendor_ms = 1;  // nothing is timed under compute-sanitizer; grade() checks correctness only
-    if (!grader::sanitizer_mode()) vendor_ms = time_cublas(ex, a, b, ha, hb, t, bt);
-    const std::string ctx = std::string(name) + ", timed product " + dims_text(t);
-    ex.run(ctx, [&] { gemm(a.data(), b.data(), c.data(), t.M, t.N, t.K); });
-    const auto got = c.download();
-    // Every element must have been written; a sample is compared with the reference.
-    const auto never = size_t(std::count_if(got.begin(), got.end(), [](float v) { return grader::is_poison(v); }));
-    if (never)
-        ex.reject(grader::Reason::wrong, ctx + ": " + std::to_string(never) + " of " + std::to_string(got.size()) +
-                                             " elements of C never written (edge tiles?)");
-    std::vector<Expected> sampled;
-    for (auto [i, j] : sample_entries(t, rng_big)) sampled.push_back(expected_entry(ha, hb, t, bt, i, j));
-    expect_gemm(ex, got, sampled, t, ctx + " (sampled)");
-    ex.expect_guard(c, ctx);
-    ex.grade(grader::versus(vendor, vendor_ms, bytes(t), flops(t), fraction),
-             [&] { gemm(a.data(), b.data(), c.data(), t.M, t.N, t.K); });
-}
-
-// ---------------------------------------------------------------- teaching kernels
-// The two naive kernels the starter ships, written once here for the 03.0 table.
+// ---------------------------------------------------------------- the starters' kernels
+// The two naive kernels the starter ships, written once here: rows of the 03.0 table, and
+// the comparison timed when a student's 03.1 or 03.4 is too slow.
 __global__ void naive_uncoalesced(const float* A, const float* B, float* C, int M, int N, int K) {
     const int row = blockIdx.x * 32 + threadIdx.x, col = blockIdx.y * 8 + threadIdx.y;
     if (row >= M || col >= N) return;
@@ -242,6 +145,97 @@ __global__ void naive_abt(const float* A, const float* B, float* C, int M, int N
     for (int k = 0; k < K; ++k) acc += A[size_t(row) * K + k] * B[size_t(col) * K + k];
     C[size_t(row) * N + col] = acc;
 }
+void launch_naive(const float* A, const float* B, float* C, int M, int N, int K) {
+    naive_uncoalesced<<<dim3((M + 31) / 32, (N + 7) / 8), dim3(32, 8)>>>(A, B, C, M, N, K);
+}
+void launch_naive_abt(const float* A, const float* B, float* C, int M, int N, int K) {
+    naive_abt<<<dim3((N + 31) / 32, (M + 7) / 8), dim3(32, 8)>>>(A, B, C, M, N, K);
+}
+
+// cuBLAS SGEMM on row-major matrices. cuBLAS is column-major, and a row-major matrix read
+// column-major is its transpose: for C = A·B it computes Cᵀ = Bᵀ·Aᵀ (B first), for
+// C = A·Bᵀ it computes Cᵀ = B·Aᵀ.
+//! [cublas_row_major]
+void cublas_gemm(const grader::Cublas& blas, const float* A, const float* B, float* C, Dims d, bool bt) {
+    const float one = 1.f, zero = 0.f;
+    if (bt)
+        grader::Cublas::check(cublasSgemm(blas.get(), CUBLAS_OP_T, CUBLAS_OP_N, d.N, d.M, d.K, &one, B, d.K, A, d.K, &zero, C, d.N),
+                              "cublasSgemm");
+    else
+        grader::Cublas::check(cublasSgemm(blas.get(), CUBLAS_OP_N, CUBLAS_OP_N, d.N, d.M, d.K, &one, B, d.N, A, d.K, &zero, C, d.N),
+                              "cublasSgemm");
+}
+//! [cublas_row_major]
+
+// Times cuBLAS on the timed product (its own output buffer) after checking a sample of its
+// result, so that a slip in the column-major call cannot pass for a fast ceiling.
+grader::Baseline time_cublas(grader::Exercise& ex, const grader::DeviceBuffer<float>& a, const grader::DeviceBuffer<float>& b,
+                             const std::vector<float>& ha, const std::vector<float>& hb, Dims d, bool bt, const char* name) {
+    grader::Cublas blas;
+    grader::DeviceBuffer<float> c(size_t(d.M) * d.N, "cuBLAS output");
+    if (!grader::sanitizer_mode()) {
+        cublas_gemm(blas, a.data(), b.data(), c.data(), d, bt);
+        CUDA_CHECK(cudaDeviceSynchronize());
+        auto rng = ex.rng("cublas check");
+        const auto got = c.download();
+        for (auto [i, j] : sample_entries(d, rng)) {
+            Expected e = expected_entry(ha, hb, d, bt, i, j);
+            if (!(std::fabs(double(got[e.index]) - e.value) <= e.bound))
+                throw std::logic_error("grader self-check: cuBLAS disagrees with the host reference at C(" +
+                                       std::to_string(i) + ", " + std::to_string(j) + ")");
+        }
+    }
+    return ex.baseline(name, {bytes(d), flops(d)}, [&] { cublas_gemm(blas, a.data(), b.data(), c.data(), d, bt); });
+}
+
+using Launcher = void (*)(const float*, const float*, float*, int, int, int);
+
+// Checks one launcher on every shape (three input distributions) and grades it on the
+// timed product, against cuBLAS on the same product. `slow_like`, when given, is the
+// grader's copy of the starter's kernel, timed only when the student's is too slow.
+void check_and_grade(grader::Exercise& ex, const char* name, Launcher gemm, bool bt, const char* vendor, double fraction,
+                     Launcher slow_like = nullptr, const char* if_as_slow = "", const char* if_faster = "") {
+    auto rng = ex.rng("inputs");
+    const grader::Dist dists[] = {grader::Dist::uniform, grader::Dist::zeros, grader::Dist::mixed};
+    const int shapes = grader::sanitizer_mode() ? kSanitizerShapes : int(std::size(kShapes));
+    for (int s = 0; s < shapes; ++s) {
+        const Dims d = kShapes[s];
+        const grader::Dist dist = dists[s % 3];
+        auto ha = grader::draw<float>(dist, size_t(d.M) * d.K, rng), hb = grader::draw<float>(dist, size_t(d.K) * d.N, rng);
+        grader::DeviceBuffer<float> a(ha, "A"), b(hb, "B"), c(size_t(d.M) * d.N, "C");
+        const std::string ctx = std::string(name) + ", " + dims_text(d) + ", " + describe(dist);
+        grader::Call call(ctx, [&] { gemm(a.data(), b.data(), c.data(), d.M, d.N, d.K); });
+        call.input(a, ha, "A").input(b, hb, "B").output(c, "C").verify([&] {
+            expect_gemm(ex, c.download(), full_reference(ha, hb, d, bt), d, ctx);
+        });
+        ex.check(call);
+    }
+
+    const Dims t = timing_dims();
+    auto rng_big = ex.rng("timing");
+    auto ha = grader::draw<float>(grader::Dist::uniform, size_t(t.M) * t.K, rng_big);
+    auto hb = grader::draw<float>(grader::Dist::uniform, size_t(t.K) * t.N, rng_big);
+    grader::DeviceBuffer<float> a(ha, "A"), b(hb, "B"), c(size_t(t.M) * t.N, "C");
+    const grader::Baseline vendor_ms = time_cublas(ex, a, b, ha, hb, t, bt, vendor);
+    grader::Call call(std::string(name) + ", timed product " + dims_text(t),
+                      [&] { gemm(a.data(), b.data(), c.data(), t.M, t.N, t.K); });
+    call.input(a, ha, "A").input(b, hb, "B").output(c, "C").verify([&] {
+        // Every element must have been written; a sample is compared with the reference.
+        const auto got = c.download();
+        const auto never = size_t(std::count_if(got.begin(), got.end(), [](float v) { return grader::is_poison(v); }));
+        if (never)
+            ex.reject(grader::Reason::wrong, call.context() + ": " + std::to_string(never) + " of " +
+                                                 std::to_string(got.size()) + " elements of C never written (edge tiles?)");
+        auto samples = ex.rng("samples");
+        std::vector<Expected> sampled;
+        for (auto [i, j] : sample_entries(t, samples)) sampled.push_back(expected_entry(ha, hb, t, bt, i, j));
+        expect_gemm(ex, got, sampled, t, call.context() + " (sampled)");
+    });
+    if (slow_like)
+        ex.diagnose_slow({"the starter's kernel", [&] { slow_like(a.data(), b.data(), c.data(), t.M, t.N, t.K); }, if_as_slow,
+                          if_faster});
+    ex.grade(grader::versus(vendor_ms, fraction), call);
+}
 
 }  // namespace
 
@@ -251,47 +245,39 @@ GRADER_EXERCISE("03.0 stage table") {
     const Dims t = timing_dims();
     auto rng = ex.rng("inputs");
     // The same K × N elements serve as B (K × N) for A·B and as B (N × K) for A·Bᵀ.
-    grader::DeviceBuffer<float> a(grader::random_vector<float>(size_t(t.M) * t.K, -1, 1, rng), "A"),
-        b(grader::random_vector<float>(size_t(t.K) * t.N, -1, 1, rng), "B"), c(size_t(t.M) * t.N, "C");
+    grader::DeviceBuffer<float> a(grader::draw<float>(grader::Dist::uniform, size_t(t.M) * t.K, rng), "A"),
+        b(grader::draw<float>(grader::Dist::uniform, size_t(t.K) * t.N, rng), "B"), c(size_t(t.M) * t.N, "C");
     const float* A = a.data();
     const float* B = b.data();
     float* C = c.data();
-    const double peak = grader::ceilings().fma_gflops;
-    // Few runs: the naive kernels take a good fraction of a second each on some GPUs.
-    const grader::TimingOptions quick{1, 5, true};
-    Cublas blas;
-    grader::Table table({"stage", "ms", "GFLOP/s", "% of cuBLAS", "% of FMA peak"});
-    struct Stage {
-        std::string label, key;
-        std::function<void()> launch;
-        bool student;  // the student's code: checked for faults before it is timed
-    };
-    // Each group starts with its cuBLAS row, which the others are compared with.
-    auto time_group = [&](const std::vector<Stage>& stages) {
-        double vendor_gflops = 0;
-        for (const Stage& s : stages) {
-            if (s.student) ex.run(s.label, s.launch);
-            const double ms = ex.time(s.launch, quick).median_ms, gflops = flops(t) / (ms * 1e6);
-            if (vendor_gflops == 0) vendor_gflops = gflops;
-            table.row({s.label, grader::fixed(ms, 2), grader::fixed(gflops),
-                       grader::fixed(100 * gflops / vendor_gflops, 1), grader::fixed(100 * gflops / peak, 1)});
-            ex.figure(s.key + "_gflops", gflops);
-        }
-    };
-    const dim3 block(32, 8), naive_grid((t.M + 31) / 32, (t.N + 7) / 8), abt_grid((t.N + 31) / 32, (t.M + 7) / 8);
     const int M = t.M, N = t.N, K = t.K;
-    time_group({{"cuBLAS SGEMM, C = A·B", "cublas", [&] { blas.gemm(A, B, C, t, false); }, false},
-                {"naive, threadIdx.x on rows (03.1 starter)", "naive",
-                 [&] { naive_uncoalesced<<<naive_grid, block>>>(A, B, C, M, N, K); }, false},
-                {"your sgemm_coalesced (03.1)", "student_03_1", [&] { sgemm_coalesced(A, B, C, M, N, K); }, true},
-                {"your sgemm_shared (03.2)", "student_03_2", [&] { sgemm_shared(A, B, C, M, N, K); }, true},
-                {"your sgemm_coarsened (03.3)", "student_03_3", [&] { sgemm_coarsened(A, B, C, M, N, K); }, true}});
-    time_group({{"cuBLAS SGEMM, C = A·Bᵀ", "cublas_abt", [&] { blas.gemm(A, B, C, t, true); }, false},
-                {"naive A·Bᵀ (03.4 starter)", "naive_abt",
-                 [&] { naive_abt<<<abt_grid, block>>>(A, B, C, M, N, K); }, false},
-                {"your sgemm_abt (03.4)", "student_03_4", [&] { sgemm_abt(A, B, C, M, N, K); }, true}});
-    std::printf("      %s (%.1f GFLOP per call) on this GPU; FP32 FMA peak measured now: %.0f GFLOP/s\n%s",
-                dims_text(t).c_str(), flops(t) / 1e9, peak, table.str().c_str());
+    const grader::Work w{bytes(t), flops(t)};
+    grader::TeachingTable::Options o;
+    o.first_header = "stage";
+    o.unit = "GFLOP/s";
+    o.show_ms = true;
+    o.percent_of = {"cuBLAS", "FMA peak"};
+    o.timing = {1, 5, true};  // few runs: the naive kernels take a good fraction of a second each on some GPUs
+    grader::TeachingTable table(ex, o);
+    const double peak = grader::ceilings().get(grader::ceiling::fma_gflops);
+    grader::Cublas blas;
+    // Each group starts with its cuBLAS row, which the others are compared with.
+    table.compare_with({0, peak});
+    const double ab = table.row("cuBLAS SGEMM, C = A·B", "cublas_gflops", w, [&](int) { cublas_gemm(blas, A, B, C, t, false); });
+    table.compare_with({ab, peak});
+    table.row("naive, threadIdx.x on rows (03.1 starter)", "naive_gflops", w, [&](int) { launch_naive(A, B, C, M, N, K); });
+    table.row("your sgemm_coalesced (03.1)", "student_03_1_gflops", w, [&](int) { sgemm_coalesced(A, B, C, M, N, K); }, true);
+    table.row("your sgemm_shared (03.2)", "student_03_2_gflops", w, [&](int) { sgemm_shared(A, B, C, M, N, K); }, true);
+    table.row("your sgemm_coarsened (03.3)", "student_03_3_gflops", w, [&](int) { sgemm_coarsened(A, B, C, M, N, K); }, true);
+    table.compare_with({0, peak});
+    const double abt = table.row("cuBLAS SGEMM, C = A·Bᵀ", "cublas_abt_gflops", w, [&](int) { cublas_gemm(blas, A, B, C, t, true); });
+    table.compare_with({abt, peak});
+    table.row("naive A·Bᵀ (03.4 starter)", "naive_abt_gflops", w, [&](int) { launch_naive_abt(A, B, C, M, N, K); });
+    table.row("your sgemm_abt (03.4)", "student_03_4_gflops", w, [&](int) { sgemm_abt(A, B, C, M, N, K); }, true);
+    char caption[160];
+    std::snprintf(caption, sizeof caption, "%s (%.1f GFLOP per call) on this GPU; FP32 FMA peak measured now: %.0f GFLOP/s",
+                  dims_text(t).c_str(), flops(t) / 1e9, peak);
+    table.print(caption);
 }
 
 GRADER_EXERCISE("03.1 coalesced mapping") {
@@ -299,7 +285,11 @@ GRADER_EXERCISE("03.1 coalesced mapping") {
     ex.hint(
         "let threadIdx.x select the column of C, so that a warp reads consecutive floats of B and writes consecutive "
         "floats of C");
-    check_and_grade(ex, "sgemm_coalesced", sgemm_coalesced, false, "cuBLAS SGEMM", kCoalescedFraction);
+    check_and_grade(ex, "sgemm_coalesced", sgemm_coalesced, false, "cuBLAS SGEMM", kCoalescedFraction, launch_naive,
+                    "let threadIdx.x select the column of C, so that a warp reads consecutive floats of B and writes "
+                    "consecutive floats of C",
+                    "the mapping looks coalesced; check the block shape (32 threads along a row of C, several rows "
+                    "per block) and that each thread keeps its running sum in a register (theory: \"Thread mapping\")");
 }
 
 GRADER_EXERCISE("03.2 shared-memory tiles") {
@@ -319,5 +309,8 @@ GRADER_EXERCISE("03.3 thread coarsening") {
 GRADER_EXERCISE("03.4 tiled A times B transposed") {
     ex.theory("A times B transposed");
     ex.hint("load the tile of B along its rows (coalesced) and transpose it through a padded shared-memory tile");
-    check_and_grade(ex, "sgemm_abt", sgemm_abt, true, "cuBLAS SGEMM (B transposed)", kAbtFraction);
+    check_and_grade(ex, "sgemm_abt", sgemm_abt, true, "cuBLAS SGEMM (B transposed)", kAbtFraction, launch_naive_abt,
+                    "load the tile of B along its rows (coalesced) and transpose it through a padded shared-memory tile",
+                    "B is read coalesced now; check the shared-memory tile for bank conflicts (pad it) and the reuse "
+                    "each loaded value gets (theory: \"A times B transposed\")");
 }

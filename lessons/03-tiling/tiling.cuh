@@ -6,8 +6,8 @@
 ///
 /// Each function is a host launcher: it launches its kernel(s) on the default stream and
 /// returns without synchronizing. Matrices are stored row-major: A is M × K (element (i, k)
-/// at i * K + k), C is M × N. The grader allocates every buffer with cudaMalloc (no
-/// overlap, 256-byte aligned), uses sizes that are multiples of no tile (M, N, K ≥ 1), and
+/// at i * K + k), C is M × N. The grader allocates every buffer (no overlap, 256-byte
+/// aligned; an access outside a buffer is detected), uses sizes that are multiples of no tile (M, N, K ≥ 1), and
 /// compares with a float64 host reference within a tolerance that grows with K (theory
 /// page, section "How close is correct"). The arithmetic must be FP32: TF32 or half
 /// precision tensor cores round the inputs to 10 mantissa bits and fail that tolerance.

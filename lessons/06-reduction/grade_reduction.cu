@@ -54,8 +54,9 @@ const int kTableBlocks[] = {32, 64, 128, 256, 512, 1024};
 // about nine standard deviations of a fully serial fp32 sum of values uniform in [-1, 1)
 // (theory.md, "Floating-point tolerance").
 constexpr double kFloatTolerance = 3;
-// Integers in [-kIntRange, kIntRange]: no partial sum of up to 2^24 + 43 of them, in any
-// order, leaves the range of int, so the exact sum is the only right answer.
+// Integers of the uniform distribution lie in [-kIntRange, kIntRange]: no partial sum of up
+// to 2^24 + 43 of them, in any order, leaves the range of int; the large-sums distribution
+// keeps every partial sum below 2^31 too. So the exact sum is the only right answer.
 constexpr int kIntRange = 100;
 
 // n = 1, n below one block, one below / at / above powers of two, primes, and a large prime.
@@ -111,10 +112,12 @@ const char* type_name() {
     return std::is_same_v<T, float> ? "float" : "int";
 }
 
+// The distributions each type is checked on, one per size in turn (grader/inputs.hpp):
+// integer sums that pass 2^24 catch a sum routed through float.
 template <class T>
-std::vector<T> random_values(size_t n, grader::Rng& rng) {
-    if constexpr (std::is_same_v<T, float>) return grader::random_vector<float>(n, -1, 1, rng);
-    else return grader::random_vector<int>(n, -kIntRange, kIntRange, rng);
+std::vector<grader::Dist> dists() {
+    if constexpr (std::is_same_v<T, float>) return {grader::Dist::uniform, grader::Dist::zeros};
+    else return {grader::Dist::uniform, grader::Dist::large_sums, grader::Dist::zeros};
 }
 
 // The exact-enough sum (fp64; exact for the integers) and the sum of magnitudes.
@@ -141,57 +144,66 @@ grader::Tolerance tolerance_for(const Sums& s) {
 }
 
 // FAIL (wrong) unless *out holds the sum. For integers, a result off by a multiple of the
-// guard's canary word means the kernel read the guard bytes after the input.
+// guard value means the kernel read the guard bytes next to the input.
 template <class T>
 void expect_sum(grader::Exercise& ex, const grader::DeviceBuffer<T>& out, const Sums& sums, const std::string& ctx) {
     const std::vector<T> got = out.download();
     if constexpr (std::is_integral_v<T>) {
         if (double(got[0]) != sums.sum && !grader::is_poison(got[0])) {
-            constexpr uint32_t canary = 0x01010101u * grader::DeviceBuffer<T>::kCanary;
+            const uint32_t guard = uint32_t(grader::filled_with<T>(grader::guard_byte<T>()));
             const uint32_t diff = uint32_t(got[0]) - uint32_t(int64_t(sums.sum));
-            constexpr uint32_t guard_values = grader::DeviceBuffer<T>::kGuardBytes / sizeof(T);
-            for (uint32_t k = 1; k <= guard_values; ++k)
-                if (k * canary == diff)
+            for (uint32_t k = 1; k <= 64; ++k)
+                if (k * guard == diff || k * guard == uint32_t(0) - diff)
                     ex.reject(grader::Reason::wrong,
                               ctx + ": expected " + std::to_string(int64_t(sums.sum)) + ", got " + std::to_string(got[0]) +
                                   ": that is " + std::to_string(k) +
-                                  " copies of the guard bytes after the input added in — the kernel read " +
-                                  std::to_string(k) + " values past in[n - 1]");
+                                  " copies of the guard value next to the input — the kernel read " + std::to_string(k) +
+                                  " values outside in[0 … n-1]");
         }
     }
     ex.expect_close(got, std::vector<double>{sums.sum}, tolerance_for<T>(sums), ctx);
 }
 
+// One call of a step on `in`: the sum in `out`, `scratch` free for partial sums.
 template <class T>
-void check_once(grader::Exercise& ex, Launcher<T> launch, int step, const grader::DeviceBuffer<T>& in, const Sums& sums,
-                int block) {
-    const size_t n = in.size();
-    grader::DeviceBuffer<T> out(1, "result"), scratch(reduction_scratch_elements(n), "scratch");
-    const std::string ctx = "reduce_step" + std::to_string(step) + " (" + type_name<T>() + "), n = " + std::to_string(n) +
-                            ", block_size " + std::to_string(block);
-    ex.run(ctx, [&] { launch(in.data(), n, out.data(), scratch.data(), block); });
-    expect_sum(ex, out, sums, ctx);
-    ex.expect_guard(out, ctx + ", out");
-    ex.expect_guard(scratch, ctx + ", scratch");
-}
+struct SumCall {
+    grader::DeviceBuffer<T> out, scratch;
+    grader::Call call;
+    SumCall(grader::Exercise& ex, Launcher<T> launch, int step, grader::DeviceBuffer<T>& in, std::vector<T>& host,
+            const Sums& sums, int block, const std::string& what)
+        : out(1, "result"), scratch(reduction_scratch_elements(in.size()), "scratch"),
+          call("reduce_step" + std::to_string(step) + " (" + type_name<T>() + "), n = " + std::to_string(in.size()) +
+                   ", block_size " + std::to_string(block) + what,
+               [this, launch, &in, block] { launch(in.data(), in.size(), out.data(), scratch.data(), block); }) {
+        // Swapping two values keeps the sum: every timed call is checked against the same one.
+        call.input(in, host, "in").output(out, "out").scratch(scratch, "scratch").verify([this, &ex, sums] {
+            expect_sum(ex, out, sums, call.context());
+        });
+    }
+};
 
 template <class T>
 void check_step(grader::Exercise& ex, Launcher<T> launch, int step) {
     auto rng = ex.rng(std::string("inputs ") + type_name<T>());
+    const std::vector<grader::Dist> d = dists<T>();
+    size_t k = 0;
     for (size_t n : kSizes) {
         if (grader::sanitizer_mode() && n > kSanitizerMaxN) continue;
-        const std::vector<T> host = random_values<T>(n, rng);
+        const grader::Dist dist = d[k++ % d.size()];
+        const double range = std::is_integral_v<T> ? kIntRange : 1.0;
+        std::vector<T> host = grader::draw<T>(dist, n, rng, -range, range);
         const Sums sums = host_sums(host);
-        grader::DeviceBuffer<T> in(host, "input");  // exactly n values, then the guard bytes
-        check_once(ex, launch, step, in, sums, kGradedBlock);
-        if (std::find(std::begin(kSizesAllBlocks), std::end(kSizesAllBlocks), n) != std::end(kSizesAllBlocks))
-            for (int block : kTableBlocks)
-                if (block != kGradedBlock) check_once(ex, launch, step, in, sums, block);
-        ex.expect_unchanged(in, host, "reduce_step" + std::to_string(step) + " (" + type_name<T>() + "), n = " + std::to_string(n));
+        grader::DeviceBuffer<T> in(host, "input");
+        const bool all_blocks = std::find(std::begin(kSizesAllBlocks), std::end(kSizesAllBlocks), n) != std::end(kSizesAllBlocks);
+        for (int block : kTableBlocks) {
+            if (block != kGradedBlock && !all_blocks) continue;
+            SumCall<T> c(ex, launch, step, in, host, sums, block, ", " + describe(dist));
+            ex.check(c.call);
+        }
     }
 }
 
-// CUB's sum of the same floats, timed the same way: the ceiling every step is graded against.
+// CUB's sum of the same floats, timed the same way: the vendor figure, and step 7's ceiling.
 class CubSum {
 public:
     CubSum(const float* in, size_t n) : in_(in), n_(int(n)), out_(1, "CUB result") {
@@ -217,35 +229,24 @@ const char* const kCubName = "CUB DeviceReduce::Sum";
 void grade_speed(grader::Exercise& ex, const Step& step) {
     const size_t n = timed_elements();
     auto rng = ex.rng("timing");
-    std::vector<float> host = random_values<float>(n, rng);
+    std::vector<float> host = grader::draw<float>(grader::Dist::uniform, n, rng);
     const Sums sums = host_sums(host);
-    grader::DeviceBuffer<float> in(host, "timing input"), out(1, "result"), scratch(reduction_scratch_elements(n), "scratch");
-    std::vector<float>().swap(host);  // up to a GiB of host memory, no longer needed
-    const std::string ctx = "reduce_step" + std::to_string(step.number) + " (float), n = " + std::to_string(n) +
-                            ", block_size " + std::to_string(kGradedBlock);
-    auto launch = [&] { step.f(in.data(), n, out.data(), scratch.data(), kGradedBlock); };
-    ex.run(ctx, launch);
-    expect_sum(ex, out, sums, ctx);
+    grader::DeviceBuffer<float> in(host, "timing input");
+    SumCall<float> c(ex, step.f, step.number, in, host, sums, kGradedBlock, "");
     // Both ceilings are timed for every step, so each verdict can be read against both.
-    double block_sum_ms = 0, cub_ms = 0;
-    if (!grader::sanitizer_mode()) {
-        grader::DeviceBuffer<float> ceiling_out(1, "ceiling result");
-        block_sum_ms = ex.time([&] { block_sum_ceiling(in.data(), n, ceiling_out.data(), scratch.data(), kGradedBlock); }).median_ms;
-        CubSum cub(in.data(), n);
-        cub_ms = ex.time([&] { cub(); }).median_ms;
-        ex.figure("block_sum_gbs", 4.0 * n / (block_sum_ms * 1e6));
-        ex.figure("vendor_gbs", 4.0 * n / (cub_ms * 1e6));  // CUB: the self-test shows every step's % of it
-    }
-    ex.grade(step.against_cub ? grader::versus(kCubName, cub_ms, 4.0 * n, 0, step.fraction)
-                              : grader::versus(kBlockSumName, block_sum_ms, 4.0 * n, 0, step.fraction),
-             launch);
-    expect_sum(ex, out, sums, ctx + ", after the timed runs");  // every call recomputes the sum
+    const grader::Work work{4.0 * n, 0};
+    grader::DeviceBuffer<float> ceiling_out(1, "ceiling result");
+    const grader::Baseline block_sum = ex.baseline(
+        kBlockSumName, work, [&] { block_sum_ceiling(in.data(), n, ceiling_out.data(), c.scratch.data(), kGradedBlock); }, false);
+    CubSum cub(in.data(), n);
+    const grader::Baseline vendor = ex.baseline(kCubName, work, [&] { cub(); });
+    ex.grade(grader::versus(step.against_cub ? vendor : block_sum, step.fraction), c.call);
 }
 
 void grade_step(grader::Exercise& ex, const Step& step) {
     ex.theory(step.section);
     ex.hint(step.hint);
-    check_step<int>(ex, step.i, step.number);  // first: exact, and it sees reads past the end
+    check_step<int>(ex, step.i, step.number);  // first: exact, and it sees reads outside the input
     check_step<float>(ex, step.f, step.number);
     grade_speed(ex, step);
 }
@@ -257,58 +258,39 @@ GRADER_EXERCISE("06.0 reduction table") {
     ex.theory("The teaching table");
     const size_t n = std::min<size_t>(size_t(64) << 20, timed_elements());
     auto rng = ex.rng("table");
-    std::vector<float> host = random_values<float>(n, rng);
+    std::vector<float> host = grader::draw<float>(grader::Dist::uniform, n, rng);
     const Sums sums = host_sums(host);
     grader::DeviceBuffer<float> in(host, "table input"), out(1, "result"), scratch(reduction_scratch_elements(n), "scratch");
     std::vector<float>().swap(host);
     // Few runs per cell: 42 cells, and the student's slowest steps are in the sweep too.
     const grader::TimingOptions few{1, 5, true};
-    auto gbs = [&](const grader::Timing& t) { return 4.0 * n / (t.median_ms * 1e6); };
+    const grader::Work work{4.0 * n, 0};
     CubSum cub(in.data(), n);
-    const double cub_gbs = gbs(ex.time([&] { cub(); }, few));
-
-    std::vector<std::string> header = {"step"};
-    for (int block : kTableBlocks) header.push_back(std::to_string(block));
-    for (const char* h : {"best block", "best GB/s", "% of CUB"}) header.push_back(h);
-    grader::Table table(header);
-    // One row: the launcher at every block size, then its best block size and figure.
-    auto add_row = [&](const std::string& name, const std::string& label, Launcher<float> f, const std::string& key) {
-        std::vector<std::string> row = {name};
-        double best = 0;
-        int best_block = 0;
-        for (int block : kTableBlocks) {
-            auto launch = [&] { f(in.data(), n, out.data(), scratch.data(), block); };
-            ex.run(label + ", block_size " + std::to_string(block), launch);
-            // A wrong sum is not timed: its speed would mean nothing.
-            if (!grader::compare(out.download(), std::vector<double>{sums.sum}, tolerance_for<float>(sums)).ok()) {
-                row.push_back("wrong");
-                continue;
-            }
-            const double g = gbs(ex.time(launch, few));
-            row.push_back(grader::fixed(g));
-            if (g > best) best = g, best_block = block;
-        }
-        if (best_block) {
-            for (const std::string& cell : {std::to_string(best_block), grader::fixed(best), grader::fixed(100 * best / cub_gbs)})
-                row.push_back(cell);
-        } else {
-            for (int k = 0; k < 3; ++k) row.push_back("—");
-        }
-        table.row(row);
-        ex.figure(key + "_best_gbs", best);
-        ex.figure(key + "_best_block", best_block);
+    const double cub_gbs = work.figure(ex.time([&] { cub(); }, few).median_ms);
+    grader::TeachingTable::Options o;
+    o.first_header = "step";
+    for (int block : kTableBlocks) o.sweep.push_back(std::to_string(block));
+    o.percent_of = {"CUB"};
+    o.timing = few;
+    grader::TeachingTable table(ex, o);
+    table.compare_with({cub_gbs});
+    // A wrong sum is not timed: its speed would mean nothing.
+    auto sum_is_right = [&] {
+        return grader::compare(out.download(), std::vector<double>{sums.sum}, tolerance_for<float>(sums)).ok();
     };
     for (const Step& step : kSteps)
-        add_row(step.name, "reduce_step" + std::to_string(step.number), step.f, "step" + std::to_string(step.number));
-    add_row(std::string("(") + kBlockSumName + ")", "block_sum_ceiling", block_sum_ceiling, "block_sum");
+        table.row(step.name, "step" + std::to_string(step.number) + "_best_gbs", work,
+                  [&](int k) { step.f(in.data(), n, out.data(), scratch.data(), kTableBlocks[k]); }, true, {}, sum_is_right);
+    table.row(std::string("(") + kBlockSumName + ")", "block_sum_best_gbs", work,
+              [&](int k) { block_sum_ceiling(in.data(), n, out.data(), scratch.data(), kTableBlocks[k]); });
     ex.figure("cub_gbs", cub_gbs);
-    std::printf("      Sum of %zu floats on this GPU: GB/s of input read, by step and block size (median of %d runs):\n%s",
-                n, few.runs, table.str().c_str());
+    table.print("Sum of " + std::to_string(n) + " floats on this GPU: GB/s of input read, by step and block size (median of " +
+                std::to_string(few.runs) + " runs):");
     std::printf("      ceilings: the %s (last row) is the grader's fastest kernel shaped like steps 4–6\n"
                 "      (two values per thread, one block per 2 × block_size values); steps 1–6 are graded against it.\n"
                 "      CUB DeviceReduce::Sum %.0f GB/s (bytes read; step 7 is graded against it) · copy kernel %.0f GB/s\n"
                 "      (read + write). Why two ceilings: theory.md, \"What limits steps 1–6\".\n",
-                kBlockSumName, cub_gbs, grader::ceilings().copy_gbs);
+                kBlockSumName, cub_gbs, grader::ceilings().get(grader::ceiling::copy_gbs));
 }
 
 GRADER_EXERCISE("06.1 step 1 interleaved divergent") { grade_step(ex, kSteps[0]); }

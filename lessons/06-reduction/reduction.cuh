@@ -7,7 +7,7 @@
 ///
 ///     void reduce_stepK(const T* in, size_t n, T* out, T* scratch, int block_size);
 ///
-/// - `in`: n ≥ 1 values on the device, allocated with cudaMalloc (256-byte aligned, so
+/// - `in`: n ≥ 1 values on the device, allocated by the grader (256-byte aligned, so
 ///   `float4`/`int4` loads of `in` are allowed); const: the launcher must not modify it.
 /// - `out`: one value on the device. When the work the launcher enqueued has finished,
 ///   `*out` holds the sum of `in[0] … in[n-1]`. The launcher must not read it back or
@@ -21,8 +21,8 @@
 ///   step 7 may treat it as a hint and choose its own.
 ///
 /// Everything is enqueued on the default stream. The launcher owns no memory: the grader
-/// allocates `in`, `out` and `scratch`, each followed by guard bytes that reveal writes
-/// (and, for `in`, reads) past the end. Kernel decomposition — launch again on the partial
+/// allocates `in`, `out` and `scratch` so that a read or write outside any of them is
+/// detected (a fault, or guard values that spoil the sum). Kernel decomposition — launch again on the partial
 /// sums until one value is left — is provided by kernel_decomposition.cuh.
 ///
 /// Graded for every step: the exact sum on integers, the sum within the float tolerance

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: MIT
+// The side of a lesson program that runs exercises: started by the supervisor ("list" or
+// "run" mode, with a key to seal its report) or by hand for a debugger or a profiler
+// (unsupervised: it prints its own verdicts, which count for nothing).
+#include "grader/exercise_process.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include "grader/exercise.hpp"
+#include "grader/session.hpp"
+#include "grader/settings.hpp"
+
+namespace grader {
+
+namespace {
+
+int g_exit_code = 0;  // of the exercise this process ran
+int g_passed = 0, g_failed = 0, g_skipped = 0;
+
+void send(const Report& r) {
+    const Settings& s = settings();
+    std::ofstream(s.report, std::ios::binary | std::ios::trunc) << r.seal(s.key);
+}
+
+// The settings the exercise ran with, as this process holds them: the supervisor compares
+// them with what it passed, so a change made from inside the process is seen.
+void add_echo(Report& r) {
+    const Settings& s = settings();
+    r.add("echo_seed", s.seed).add("echo_ceilings", s.ceilings).add("echo_threshold_scale", s.threshold_scale);
+    r.add("echo_sanitizer", s.sanitizer);
+}
+
+int list_exercises() {
+    Report r;
+    r.add("kind", "list").add("lesson", lesson().number).add("title", lesson().title).add("theory", lesson().theory);
+    for (const std::string& name : exercise_names()) r.add("exercise", name);
+    for (const std::string& c : lesson().ceilings) r.add("ceiling", c);
+    add_echo(r);
+    send(r);
+    return 0;
+}
+
+int run_one(int argc, char** argv) {
+    doctest::Context context(argc, argv);
+    context.setOption("test-case", settings().exercise.c_str());
+    context.setOption("minimal", true);
+    context.setOption("no-intro", true);
+    context.setOption("no-version", true);
+    context.run();
+    return g_exit_code;
+}
+
+int run_unsupervised(int argc, char** argv) {
+    std::printf("unsupervised run (for debuggers, profilers and compute-sanitizer by hand): the verdicts that count\n"
+                "come from `meson test`, which runs each exercise in a process of its own\n");
+    const std::string why = gpu_unusable_reason();
+    if (!why.empty()) {
+        std::printf("SKIP: %s\n", why.c_str());
+        return 77;
+    }
+    const GpuInfo& g = gpu();
+    std::printf("== lesson %s · seed %llu · %s · %s\n", lesson().number.c_str(), static_cast<unsigned long long>(seed()),
+                g.name.c_str(), g.arch().c_str());
+    if (!sanitizer_mode()) std::printf("   ceilings measured now: %s\n", ceilings().to_text().c_str());
+    std::fflush(stdout);
+    doctest::Context context(argc, argv);
+    context.setOption("minimal", true);
+    context.setOption("no-version", true);
+    context.run();
+    std::printf("== %d passed, %d failed, %d skipped\n", g_passed, g_failed, g_skipped);
+    return g_failed ? 1 : (g_passed == 0 ? 77 : 0);
+}
+
+}  // namespace
+
+void run_exercise(const char* name, void (*body)(Exercise&)) {
+    Exercise ex(name);
+    ex.execute(body);
+    const Verdict v = ex.verdict();
+    g_exit_code = v.verdict == "SKIP" ? 77 : v.verdict == "FAIL" ? 1 : 0;
+    if (settings().supervised()) {
+        Report r = ex.report();
+        add_echo(r);
+        send(r);
+        return;
+    }
+    (v.verdict == "PASS" ? g_passed : v.verdict == "FAIL" ? g_failed : v.verdict == "SKIP" ? g_skipped : g_passed) +=
+        v.verdict != "INFO";
+    std::fputs(verdict_lines(v).c_str(), stdout);
+    std::fflush(stdout);
+}
+
+int lesson_main(int argc, char** argv) {
+    const Settings& s = settings();
+    if (s.mode == "list") return list_exercises();
+    if (s.mode == "run") return run_one(argc, argv);
+    return run_unsupervised(argc, argv);
+}
+
+}  // namespace grader

@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: MIT
+// `grade`: the supervisor every lesson test runs. It holds no student code. It checks the
+// GPU (exit 77 = SKIP when there is none), measures the ceilings once, starts the lesson
+// program once per exercise (supervisor.hpp), prints the verdicts, writes the results file
+// (results.hpp) and decides the exit code.
+#include <cuda_runtime.h>
+#include <sys/stat.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "grader/ceilings.hpp"
+#include "grader/gpu.cuh"
+#include "grader/results.hpp"
+#include "grader/session.hpp"
+#include "grader/settings.hpp"
+#include "grader/supervisor.hpp"
+#include "grader/wildcard.hpp"
+
+namespace {
+
+constexpr int kSkip = 77;  // what Meson (and Automake) read as SKIP
+
+void print_help() {
+    std::printf(
+        "usage: grade [options] LESSON_PROGRAM        (Meson's tests call it; add options with --test-args)\n"
+        "  -tc=PATTERNS        run only the exercises whose names match (e.g. -tc='01.2*'; * and ?, commas)\n"
+        "  -tce=PATTERNS       leave out the exercises whose names match\n"
+        "  --list              list the exercises and stop\n"
+        "  --seed=N            reproduce a run's inputs (each run prints its seed)\n"
+        "  --timeout=S         seconds one exercise may take before it counts as a hang (default 180)\n"
+        "  --expect-reject=R   a known-bad variant's test: pass only if each exercise is rejected for a\n"
+        "                      reason in R (wrong,bounds,fault,slow,impossible,untimed,hang,crash)\n"
+        "  --name=, --submission=, --revision=   recorded in the results file (Meson sets them)\n"
+        "  --fail=MESSAGE, --skip=MESSAGE         stand in for a test that cannot run (e.g. a missing file)\n"
+        "environment: GRADER_THRESHOLD_SCALE (instructor knob, 1 = as shipped), GRADER_RESULTS_DIR, GRADER_TIMEOUT\n"
+        "Run the lesson program itself (build/lesson01 -tc='01.1*') for cuda-gdb, ncu or compute-sanitizer:\n"
+        "it then runs the exercises in one process and its verdicts count for nothing.\n");
+}
+
+struct Options {
+    std::string program, name, seed, submission, revision, fail, skip;
+    std::vector<std::string> include, exclude;
+    std::set<grader::Reason> expect_reject;
+    std::vector<std::string> expect_words;
+    int timeout_s = 0;
+    bool list = false;
+};
+
+// True when `arg` starts with `prefix`; the rest goes to `value`.
+bool option(const std::string& arg, const char* prefix, std::string& value) {
+    if (arg.rfind(prefix, 0) != 0) return false;
+    value = arg.substr(std::string(prefix).size());
+    return true;
+}
+
+Options parse(int argc, char** argv) {
+    Options o;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        std::string v;
+        if (option(a, "-tc=", v) || option(a, "--test-case=", v)) {
+            o.include.push_back(v);
+        } else if (option(a, "-tce=", v) || option(a, "--test-case-exclude=", v)) {
+            o.exclude.push_back(v);
+        } else if (option(a, "--seed=", v)) {
+            o.seed = std::to_string(grader::parse_seed(v));
+        } else if (option(a, "--timeout=", v)) {
+            o.timeout_s = std::atoi(v.c_str());
+            if (o.timeout_s <= 0) throw std::invalid_argument("--timeout takes seconds, e.g. --timeout=300");
+        } else if (option(a, "--expect-reject=", v)) {
+            std::stringstream ss(v);
+            std::string word;
+            while (std::getline(ss, word, ',')) {
+                grader::Reason r = grader::reason_from_string(word);
+                if (r == grader::Reason::none || r == grader::Reason::skipped)
+                    throw std::invalid_argument("--expect-reject: unknown reason '" + word + "'");
+                o.expect_reject.insert(r);
+                o.expect_words.push_back(word);
+            }
+        } else if (option(a, "--name=", v)) {
+            o.name = v;
+        } else if (option(a, "--submission=", v)) {
+            o.submission = v;
+        } else if (option(a, "--revision=", v)) {
+            o.revision = v;
+        } else if (option(a, "--fail=", v)) {
+            o.fail = v;
+        } else if (option(a, "--skip=", v)) {
+            o.skip = v;
+        } else if (a == "--list" || a == "--list-test-cases" || a == "-ltc") {
+            o.list = true;
+        } else if (a == "-h" || a == "--help") {
+            throw std::invalid_argument("");
+        } else if (a.rfind("-", 0) != 0 && o.program.empty()) {
+            o.program = a;
+        } else {
+            throw std::invalid_argument("unknown option '" + a + "'");
+        }
+    }
+    if (o.program.empty() && o.fail.empty() && o.skip.empty()) throw std::invalid_argument("no lesson program given");
+    if (o.name.empty()) o.name = o.program.substr(o.program.find_last_of('/') + 1);
+    return o;
+}
+
+int finish(grader::RunResult& r, int rc, const std::chrono::steady_clock::time_point& t0) {
+    r.exit_code = rc;
+    r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const std::string dir = grader::settings().results_dir.empty() ? "results" : grader::settings().results_dir;
+    mkdir(dir.c_str(), 0755);
+    const std::string path = dir + "/" + r.test + ".json";
+    std::ofstream f(path);
+    f << grader::results_json(r);
+    std::printf("results: %s\n", f ? path.c_str() : ("could not write " + path).c_str());
+    return rc;
+}
+
+// The exit code of a run: 0 all graded exercises passed (or, with --expect-reject, all were
+// rejected for an expected reason); 77 nothing could be graded; 1 otherwise.
+int decide(const Options& o, const std::vector<grader::ExerciseResult>& results) {
+    int graded = 0, bad = 0, info = 0;
+    const bool perf_only = o.expect_reject.count(grader::Reason::slow) || o.expect_reject.count(grader::Reason::impossible) ||
+                           o.expect_reject.count(grader::Reason::untimed);
+    for (const grader::ExerciseResult& e : results) {
+        const grader::Verdict& v = e.verdict;
+        if (v.verdict == "INFO") {
+            ++info;
+            continue;
+        }
+        if (v.verdict == "SKIP") continue;
+        if (o.expect_reject.empty()) {
+            ++graded;
+            bad += v.verdict != "PASS";
+            continue;
+        }
+        // A known-bad variant: it must be rejected, for one of the expected reasons.
+        if (v.verdict == "PASS" && !e.perf_graded && perf_only) {
+            std::printf("SKIP  %s: a variant rejected for its speed cannot be judged when speed is not graded\n",
+                        v.exercise.c_str());
+            continue;
+        }
+        ++graded;
+        if (v.verdict == "FAIL" && o.expect_reject.count(v.reason)) {
+            std::printf("OK    %s: the known-bad variant was rejected [%s], as it must be\n", v.exercise.c_str(),
+                        grader::to_string(v.reason));
+        } else {
+            ++bad;
+            std::printf("BAD   %s: the known-bad variant was %s [%s], not rejected for an expected reason\n",
+                        v.exercise.c_str(), v.verdict == "PASS" ? "ACCEPTED" : "rejected", grader::to_string(v.reason));
+        }
+    }
+    if (graded == 0) return info > 0 && o.expect_reject.empty() ? 0 : kSkip;
+    return bad ? 1 : 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const auto t0 = std::chrono::steady_clock::now();
+    Options o;
+    try {
+        o = parse(argc, argv);
+    } catch (const std::exception& e) {
+        if (*e.what()) std::fprintf(stderr, "grade: %s\n", e.what());
+        print_help();
+        return *e.what() ? 2 : 0;
+    }
+    const grader::Settings& s = grader::settings();
+    grader::RunResult r;
+    r.test = o.name, r.submission = o.submission, r.grader_revision = o.revision, r.timestamp = grader::utc_timestamp();
+    r.sanitizer = s.sanitizer, r.expect_reject = o.expect_words;
+    for (const auto& p : o.include) r.filters.push_back("-tc=" + p);
+    for (const auto& p : o.exclude) r.filters.push_back("-tce=" + p);
+    try {
+        r.threshold_scale = grader::threshold_scale();
+        if (!o.fail.empty() || !o.skip.empty()) {
+            const bool skip = o.fail.empty();
+            std::printf("%s  %s: %s\n", skip ? "SKIP" : "FAIL", o.name.c_str(), (skip ? o.skip : o.fail).c_str());
+            r.status = skip ? "skipped" : "missing_files", r.status_message = skip ? o.skip : o.fail;
+            return finish(r, skip ? kSkip : 1, t0);
+        }
+        grader::ChildSettings child;
+        child.program = o.program;
+        child.seed = o.seed.empty() ? (s.seed.empty() ? std::to_string(std::random_device{}() % 1000000000u) : s.seed) : o.seed;
+        child.threshold_scale = s.threshold_scale.empty() ? "1" : s.threshold_scale;
+        child.sanitizer = s.sanitizer, child.sanitizer_path = s.sanitizer_path;
+        const int timeout = o.timeout_s > 0 ? o.timeout_s : std::atoi(s.timeout.empty() ? "180" : s.timeout.c_str());
+        child.timeout_s = s.sanitizer.empty() ? timeout : 20 * timeout;
+        r.seed = child.seed;
+
+        const grader::Listing l = grader::list_exercises(child);
+        if (!l.error.empty()) {
+            std::printf("FAIL %s: the lesson program %s did not list its exercises: %s\n", o.name.c_str(), o.program.c_str(),
+                        l.error.c_str());
+            r.status = "error", r.status_message = "the lesson program did not list its exercises: " + l.error;
+            return finish(r, 1, t0);
+        }
+        r.lesson = l.lesson, r.title = l.title, r.theory = l.theory;
+        if (o.list) {
+            for (const auto& e : l.exercises) std::printf("%s\n", e.c_str());
+            return 0;
+        }
+        const std::string why = grader::gpu_unusable_reason();
+        if (!why.empty()) {
+            std::printf("SKIP %s: %s\n", o.name.c_str(), why.c_str());
+            r.status = "skipped", r.status_message = why;
+            return finish(r, kSkip, t0);
+        }
+        const std::vector<std::string> chosen = grader::filter_names(l.exercises, o.include, o.exclude);
+        if (chosen.empty()) {
+            std::string all;
+            for (const auto& e : l.exercises) all += "\n      " + e;
+            std::printf("FAIL %s: no exercise matches the filter given; the exercises are:%s\n", o.name.c_str(), all.c_str());
+            r.status = "no_match", r.status_message = "no exercise matches the filter given";
+            return finish(r, 1, t0);
+        }
+
+        r.has_gpu = true, r.gpu = grader::gpu();
+        std::printf("== %s · seed %s (same inputs again: --test-args='--seed=%s') · threshold scale %.2f\n", o.name.c_str(),
+                    child.seed.c_str(), child.seed.c_str(), r.threshold_scale);
+        std::printf("   GPU  %s · %s · %d SMs · L2 %.0f MiB · %.1f GiB\n", r.gpu.name.c_str(), r.gpu.arch().c_str(), r.gpu.sms,
+                    r.gpu.l2_bytes / 1048576.0, r.gpu.global_bytes / 1073741824.0);
+        if (!s.sanitizer.empty()) {
+            std::printf("   under compute-sanitizer (%s): correctness only, no timing\n", s.sanitizer.c_str());
+        } else {
+            r.ceilings = grader::measure_ceilings(r.gpu, l.ceilings);
+            child.ceilings = r.ceilings.to_text();
+            std::string line;
+            for (const auto& m : grader::ceiling_measurers())
+                if (r.ceilings.has(m.key)) {
+                    char buf[128];
+                    std::snprintf(buf, sizeof buf, "%s%s %.0f %s", line.empty() ? "" : " · ", m.what, r.ceilings.get(m.key), m.unit);
+                    line += buf;
+                }
+            std::printf("   ceilings measured now: %s\n", line.c_str());
+        }
+        std::fflush(stdout);
+        cudaDeviceReset();  // each exercise gets the GPU in its own process
+
+        for (const std::string& name : chosen) {
+            grader::ExerciseResult e = grader::run_exercise_process(child, name);
+            if (e.verdict.verdict == "FAIL" && e.verdict.theory.empty()) e.verdict.theory = "read " + l.theory;
+            std::fputs(grader::verdict_lines(e.verdict).c_str(), stdout);
+            std::fflush(stdout);
+            r.exercises.push_back(e);
+        }
+        const int rc = decide(o, r.exercises);
+        int passed = 0, failed = 0, skipped = 0;
+        for (const auto& e : r.exercises)
+            if (e.verdict.verdict != "INFO") (e.verdict.verdict == "PASS" ? passed : e.verdict.verdict == "SKIP" ? skipped : failed)++;
+        std::printf("== %s: %d passed, %d failed, %d skipped (%.0f s)\n", o.name.c_str(), passed, failed, skipped,
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        return finish(r, rc, t0);
+    } catch (const std::exception& e) {
+        std::printf("FAIL %s: the grader could not run: %s\n", o.name.c_str(), e.what());
+        r.status = "error", r.status_message = e.what();
+        return finish(r, 1, t0);
+    }
+}

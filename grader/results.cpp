@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: MIT
+#include "grader/results.hpp"
+
+#include <ctime>
+
+#include "grader/json.hpp"
+
+namespace grader {
+
+namespace {
+std::string array(const std::vector<std::string>& items) {
+    std::string s = "[";
+    for (size_t i = 0; i < items.size(); ++i) s += (i ? ", \"" : "\"") + json_escape(items[i]) + "\"";
+    return s + "]";
+}
+}  // namespace
+
+std::string results_json(const RunResult& r) {
+    std::string exercises;
+    int passed = 0, failed = 0, skipped = 0, info = 0;
+    for (const ExerciseResult& e : r.exercises) {
+        const Verdict& v = e.verdict;
+        (v.verdict == "PASS" ? passed : v.verdict == "FAIL" ? failed : v.verdict == "SKIP" ? skipped : info)++;
+        JsonObject o;
+        o.add("exercise", v.exercise)
+            .add("verdict", v.verdict)
+            .add("reason", to_string(v.reason))
+            .add("message", v.message)
+            .add("hint", v.hint)
+            .add("theory", v.theory)
+            .add("note", v.note)
+            .add("perf_graded", e.perf_graded)
+            .add("fraction", e.fraction)
+            .add_raw("figures", e.figures_json.empty() ? "{}" : e.figures_json)
+            .add_raw("labels", e.labels_json.empty() ? "{}" : e.labels_json);
+        exercises += (exercises.empty() ? "\n    " : ",\n    ") + o.str();
+    }
+    JsonObject summary;
+    summary.add("passed", passed).add("failed", failed).add("skipped", skipped).add("info", info);
+    JsonObject ceilings;
+    for (const auto& [k, v] : r.ceilings.values()) ceilings.add(k, v);
+    JsonObject doc;
+    doc.add("schema", "cuda-lessons-results")
+        .add("schema_version", kResultsSchemaVersion)
+        .add("test", r.test)
+        .add("lesson", r.lesson)
+        .add("title", r.title)
+        .add("theory", r.theory)
+        .add("submission", r.submission)
+        .add("grader_revision", r.grader_revision)
+        .add("timestamp", r.timestamp)
+        .add("seed", r.seed)
+        .add("threshold_scale", r.threshold_scale)
+        .add("sanitizer", r.sanitizer)
+        .add_raw("filters", array(r.filters))
+        .add_raw("expect_reject", array(r.expect_reject))
+        .add("status", r.status)
+        .add("status_message", r.status_message);
+    if (r.has_gpu) {
+        JsonObject gpu;
+        gpu.add("name", r.gpu.name).add("arch", r.gpu.arch()).add("sms", r.gpu.sms).add("l2_bytes", r.gpu.l2_bytes);
+        gpu.add("memory_bytes", r.gpu.global_bytes);
+        doc.add_raw("gpu", gpu.str());
+    } else {
+        doc.add_raw("gpu", "null");
+    }
+    doc.add_raw("ceilings", ceilings.str())
+        .add_raw("exercises", "[" + exercises + (exercises.empty() ? "]" : "\n  ]"))
+        .add_raw("summary", summary.str())
+        .add("exit_code", r.exit_code)
+        .add("wall_s", r.wall_s);
+    return doc.str() + "\n";
+}
+
+std::string utc_timestamp() {
+    std::time_t t = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
+}  // namespace grader

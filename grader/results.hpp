@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+/// @file
+/// @brief The results file, schema version 1 (documented in docs/results_schema.md): one
+///        JSON document per test run, written by the supervisor for every outcome — graded,
+///        skipped, missing files, a filter that matches nothing, a program that does not start.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "grader/ceilings.hpp"
+#include "grader/gpu.cuh"
+#include "grader/verdict.hpp"
+
+namespace grader {
+
+inline constexpr int kResultsSchemaVersion = 1;
+
+struct ExerciseResult {
+    Verdict verdict;
+    bool perf_graded = false;
+    double fraction = 0;             ///< required fraction of the ceiling (0: not graded on speed)
+    std::string figures_json = "{}"; ///< the exercise's figures, a JSON object of numbers
+    std::string labels_json = "{}";  ///< the exercise's labels, a JSON object of strings
+};
+
+struct RunResult {
+    std::string test;                 ///< the Meson test: lesson01, lesson01-bad-faults
+    std::string lesson, title, theory;
+    std::string submission;           ///< the folder of kernels graded (-Dkernels)
+    std::string grader_revision;      ///< `git describe` of the course when it was configured
+    std::string timestamp;            ///< UTC, ISO 8601
+    std::string seed;
+    double threshold_scale = 1;
+    std::string sanitizer;            ///< "", "memcheck" or "racecheck"
+    std::vector<std::string> filters; ///< -tc / -tce as given
+    std::vector<std::string> expect_reject;
+    /// graded, skipped, missing_files, no_match or error
+    std::string status = "graded";
+    std::string status_message;
+    bool has_gpu = false;
+    GpuInfo gpu;
+    Ceilings ceilings;
+    std::vector<ExerciseResult> exercises;
+    int exit_code = 0;
+    double wall_s = 0;
+};
+
+/// The document, as text.
+std::string results_json(const RunResult& r);
+
+/// The current time, UTC, as 2026-11-22T01:02:03Z.
+std::string utc_timestamp();
+
+}  // namespace grader

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: MIT
+/// @file
+/// @brief The run's settings, read once from the environment before any student code
+///        runs, then removed from it.
+///
+/// Both the supervisor (the `grade` program, which holds no student code) and an
+/// exercise's process read their settings in a constructor that runs before the C++ static
+/// initializers of ordinary code, student files included. Every `GRADER_*` variable is then
+/// removed from the environment, so a later `setenv("GRADER_THRESHOLD_SCALE", …)` changes
+/// nothing the grader reads (docs/trust_model.md).
+#pragma once
+#include <array>
+#include <cstdint>
+#include <string>
+
+namespace grader {
+
+/// Environment variables, in one place. Meson's test setups set the first ones; the
+/// supervisor sets the rest for each exercise's process.
+namespace env {
+inline constexpr const char* threshold_scale = "GRADER_THRESHOLD_SCALE";  ///< instructor knob, 1 = as shipped
+inline constexpr const char* results_dir = "GRADER_RESULTS_DIR";          ///< where the supervisor writes results
+inline constexpr const char* sanitizer = "GRADER_SANITIZER";              ///< memcheck or racecheck (test setups)
+inline constexpr const char* sanitizer_path = "GRADER_SANITIZER_PATH";    ///< the compute-sanitizer to run exercises in
+inline constexpr const char* timeout = "GRADER_TIMEOUT";                  ///< seconds per exercise
+inline constexpr const char* seed = "GRADER_SEED";
+inline constexpr const char* ceilings = "GRADER_CEILINGS";
+inline constexpr const char* mode = "GRADER_MODE";        ///< "list" or "run": set by the supervisor only
+inline constexpr const char* exercise = "GRADER_EXERCISE";  ///< the exercise a "run" process runs
+inline constexpr const char* report = "GRADER_REPORT";      ///< where that process writes its report
+inline constexpr const char* key_file = "GRADER_KEY_FILE";  ///< the report's key: read once, then deleted
+}  // namespace env
+
+/// What a process was started with. Read-only after the start-up constructor.
+struct Settings {
+    std::string threshold_scale, results_dir, sanitizer, sanitizer_path, timeout, seed, ceilings;
+    std::string mode, exercise, report;
+    std::array<uint8_t, 16> key{};  ///< from the key file; all zero when there is none
+    bool has_key = false;
+    /// True in a process the supervisor started ("list" or "run").
+    bool supervised() const { return !mode.empty(); }
+};
+
+/// The settings this process started with.
+const Settings& settings();
+
+/// Reads every GRADER_* variable into a Settings, removes them all from the environment
+/// and consumes the key file (read, then unlinked). Runs once, from a start-up constructor;
+/// exposed for the unit tests.
+Settings read_and_scrub_environment();
+
+}  // namespace grader

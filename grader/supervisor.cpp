@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: MIT
+#include "grader/supervisor.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+extern char** environ;
+
+namespace grader {
+
+namespace {
+
+std::string read_file(const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+}
+
+// A private folder for one process's key and report, removed afterwards.
+class Scratch {
+public:
+    Scratch() {
+        char tmpl[] = "/tmp/grader-XXXXXX";
+        if (!mkdtemp(tmpl)) throw std::runtime_error(std::string("cannot create a temporary folder: ") + std::strerror(errno));
+        dir_ = tmpl;
+    }
+    ~Scratch() {
+        for (const char* f : {"key", "report", "sanitizer.log"}) unlink(path(f).c_str());
+        rmdir(dir_.c_str());
+    }
+    std::string path(const char* name) const { return dir_ + "/" + name; }
+    // The key file: readable by this user only, created fresh.
+    void write_key(const std::array<uint8_t, 16>& key) const {
+        int fd = open(path("key").c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600);
+        if (fd < 0 || write(fd, key.data(), key.size()) != ssize_t(key.size()))
+            throw std::runtime_error("cannot write the report key: " + std::string(std::strerror(errno)));
+        close(fd);
+    }
+
+private:
+    std::string dir_;
+};
+
+struct Exit {
+    bool timed_out = false;
+    int status = 0;
+};
+
+// Starts argv with the current environment (already free of GRADER_* variables) plus
+// `extra`, in a process group of its own, and waits at most `timeout_s` seconds. Whatever
+// the group left behind (a student's fork, the sanitizer's target) is killed afterwards.
+Exit spawn(const std::vector<std::string>& argv, const std::vector<std::string>& extra, int timeout_s) {
+    std::vector<std::string> env;
+    for (char** e = environ; e && *e; ++e) env.emplace_back(*e);
+    env.insert(env.end(), extra.begin(), extra.end());
+    std::vector<char*> a, e;
+    for (const auto& s : argv) a.push_back(const_cast<char*>(s.c_str()));
+    for (const auto& s : env) e.push_back(const_cast<char*>(s.c_str()));
+    a.push_back(nullptr), e.push_back(nullptr);
+    std::fflush(stdout);
+    std::fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0) throw std::runtime_error("fork failed: " + std::string(std::strerror(errno)));
+    if (pid == 0) {
+        setpgid(0, 0);
+        execve(a[0], a.data(), e.data());
+        std::fprintf(stderr, "cannot start %s: %s\n", a[0], std::strerror(errno));
+        _exit(127);
+    }
+    setpgid(pid, pid);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_s);
+    Exit x;
+    pid_t done = 0;
+    while ((done = waitpid(pid, &x.status, WNOHANG)) == 0 && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    if (done == 0) {
+        x.timed_out = true;
+        kill(-pid, SIGKILL);
+        waitpid(pid, &x.status, 0);
+    }
+    kill(-pid, SIGKILL);
+    return x;
+}
+
+std::vector<std::string> child_env(const ChildSettings& s, const Scratch& dir, const std::string& mode,
+                                   const std::string& exercise) {
+    return {"GRADER_MODE=" + mode,
+            "GRADER_EXERCISE=" + exercise,
+            "GRADER_REPORT=" + dir.path("report"),
+            "GRADER_KEY_FILE=" + dir.path("key"),
+            "GRADER_SEED=" + s.seed,
+            "GRADER_CEILINGS=" + s.ceilings,
+            "GRADER_THRESHOLD_SCALE=" + s.threshold_scale,
+            "GRADER_SANITIZER=" + s.sanitizer};
+}
+
+// Under the memcheck and racecheck setups each exercise's process runs inside
+// compute-sanitizer, with its own log. The supervisor reads that log rather than trusting
+// exit codes: racecheck files the hazards of warp-synchronous code as warnings, which do
+// not change any exit code.
+std::vector<std::string> sanitizer_command(const ChildSettings& s, const std::string& log) {
+    std::vector<std::string> cmd = {s.sanitizer_path.empty() ? "/usr/local/cuda/bin/compute-sanitizer" : s.sanitizer_path,
+                                    "--tool", s.sanitizer, "--error-exitcode", "1", "--log-file", log};
+    if (s.sanitizer == "memcheck") cmd.insert(cmd.end(), {"--leak-check", "no"});
+    if (s.sanitizer == "racecheck") cmd.insert(cmd.end(), {"--racecheck-report", "hazard"});
+    return cmd;
+}
+
+// Prints the first lines of the sanitizer's reports and returns a one-line summary, or ""
+// when it reported nothing.
+std::string sanitizer_findings(const std::string& log, const std::string& tool) {
+    std::ifstream f(log);
+    std::string line, first, shown;
+    int reports = 0, lines = 0;
+    while (std::getline(f, line)) {
+        bool report = line.find("hazard detected") != std::string::npos || line.find("Race reported") != std::string::npos ||
+                      line.find("Invalid __") != std::string::npos || line.find("Program hit") != std::string::npos ||
+                      line.find("Uninitialized __") != std::string::npos || line.find("Barrier error") != std::string::npos ||
+                      (line.find("ERROR SUMMARY") != std::string::npos && line.find("ERROR SUMMARY: 0") == std::string::npos);
+        if (report && reports++ == 0) first = line;
+        if (reports > 0 && lines < 12 && line.find("Host Frame") == std::string::npos) shown += "      " + line + "\n", ++lines;
+    }
+    if (reports == 0) return "";
+    std::printf("%s", shown.c_str());
+    size_t text = first.find_first_not_of("= ");
+    return std::to_string(reports) + " report(s) from compute-sanitizer (" + tool + "), the first: " +
+           (text == std::string::npos ? first : first.substr(text));
+}
+
+ExerciseResult failed(const std::string& exercise, Reason reason, const std::string& message) {
+    ExerciseResult r;
+    r.verdict.exercise = exercise;
+    r.verdict.verdict = "FAIL";
+    r.verdict.reason = reason;
+    r.verdict.message = message;
+    return r;
+}
+
+std::string exit_text(int status) {
+    if (WIFSIGNALED(status)) return std::string("died on signal ") + strsignal(WTERMSIG(status));
+    return "exited with code " + std::to_string(WEXITSTATUS(status));
+}
+
+}  // namespace
+
+Listing list_exercises(const ChildSettings& s) {
+    Scratch dir;
+    const auto key = random_key();
+    dir.write_key(key);
+    Exit x = spawn({s.program}, child_env(s, dir, "list", ""), 120);
+    Report r;
+    Report::Opened o = Report::open(read_file(dir.path("report")), key, r);
+    Listing l;
+    if (x.timed_out) l.error = "it did not answer within 120 s";
+    else if (o != Report::Opened::ok || r.get("kind") != "list")
+        l.error = std::string("it gave ") + describe(o) + " and " + exit_text(x.status) +
+                  " (code that runs when the program starts — a global object's constructor — may have stopped it)";
+    if (!l.error.empty()) return l;
+    l.lesson = r.get("lesson"), l.title = r.get("title"), l.theory = r.get("theory");
+    l.exercises = r.all("exercise"), l.ceilings = r.all("ceiling");
+    return l;
+}
+
+ExerciseResult run_exercise_process(const ChildSettings& s, const std::string& exercise) {
+    Scratch dir;
+    const auto key = random_key();
+    dir.write_key(key);
+    const std::string log = dir.path("sanitizer.log");
+    std::vector<std::string> argv = s.sanitizer.empty() ? std::vector<std::string>{} : sanitizer_command(s, log);
+    argv.push_back(s.program);
+    Exit x = spawn(argv, child_env(s, dir, "run", exercise), s.timeout_s);
+    if (x.timed_out)
+        return failed(exercise, Reason::hang,
+                      "did not finish in " + std::to_string(s.timeout_s) +
+                          " s and was stopped: a kernel that never ends (a loop whose bound never changes, or a "
+                          "__syncthreads() that not every thread of the block reaches)");
+    Report r;
+    const Report::Opened o = Report::open(read_file(dir.path("report")), key, r);
+    if (o != Report::Opened::ok || r.get("kind") != "exercise" || r.get("exercise") != exercise) {
+        std::string why = std::string("the exercise's process ") + exit_text(x.status) + " with " + describe(o);
+        if (o == Report::Opened::empty)
+            why += WIFSIGNALED(x.status) ? " (host code of the submission crashed, or it ran out of host memory)"
+                                         : ": did the submission call exit() or reset the device?";
+        return failed(exercise, Reason::crash, why);
+    }
+    if (r.get("echo_seed") != s.seed || r.get("echo_ceilings") != s.ceilings ||
+        r.get("echo_threshold_scale") != s.threshold_scale || r.get("echo_sanitizer") != s.sanitizer)
+        return failed(exercise, Reason::crash, "the grader's settings were changed inside the exercise's process");
+    ExerciseResult e;
+    e.verdict.exercise = exercise;
+    e.verdict.verdict = r.get("verdict");
+    e.verdict.reason = reason_from_string(r.get("reason"));
+    e.verdict.message = r.get("message");
+    e.verdict.hint = r.get("hint");
+    e.verdict.theory = r.get("theory");
+    e.verdict.note = r.get("note");
+    e.perf_graded = r.get("perf_graded") == "true";
+    e.fraction = std::atof(r.get("fraction").c_str());
+    e.figures_json = r.get("figures");
+    e.labels_json = r.get("labels");
+    if (!s.sanitizer.empty()) {
+        const std::string findings = sanitizer_findings(log, s.sanitizer);
+        if (e.verdict.verdict == "PASS" && !findings.empty()) return failed(exercise, Reason::fault, findings);
+    }
+    // compute-sanitizer also reports errors through the exit code of a process whose own
+    // checks may all have passed.
+    if (e.verdict.verdict == "PASS" && !(WIFEXITED(x.status) && WEXITSTATUS(x.status) == 0))
+        return failed(exercise, s.sanitizer.empty() ? Reason::crash : Reason::fault,
+                      "the checks passed but the process " + exit_text(x.status) +
+                          (s.sanitizer.empty() ? "" : ": compute-sanitizer found errors"));
+    return e;
+}
+
+}  // namespace grader

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: MIT
+#include "grader/teaching_table.hpp"
+
+#include <cstdio>
+
+namespace grader {
+
+namespace {
+std::vector<std::string> header(const TeachingTable::Options& o) {
+    std::vector<std::string> h = {o.first_header};
+    h.insert(h.end(), o.extra_headers.begin(), o.extra_headers.end());
+    if (o.show_ms) h.push_back("ms");
+    if (o.sweep.empty()) {
+        h.push_back(o.unit);
+    } else {
+        h.insert(h.end(), o.sweep.begin(), o.sweep.end());
+        h.push_back("best");
+        h.push_back("best " + o.unit);
+    }
+    for (const std::string& p : o.percent_of) h.push_back("% of " + p);
+    return h;
+}
+}  // namespace
+
+TeachingTable::TeachingTable(Exercise& ex, Options options) : ex_(ex), o_(std::move(options)), table_(header(o_)) {}
+
+void TeachingTable::heading(const std::string& label) { table_.row({label}); }
+
+double TeachingTable::row(const std::string& label, const std::string& key, Work work, const std::function<void(int)>& launch,
+                          bool student, const std::vector<std::string>& extra, const std::function<bool()>& correct) {
+    std::vector<std::string> cells = {label};
+    cells.insert(cells.end(), extra.begin(), extra.end());
+    const int settings = o_.sweep.empty() ? 1 : int(o_.sweep.size());
+    double best = 0, best_ms = 0;
+    int best_k = -1;
+    std::vector<std::string> figures;
+    for (int k = 0; k < settings; ++k) {
+        auto go = [&] { launch(k); };
+        if (student) ex_.run(label + (o_.sweep.empty() ? "" : ", " + o_.sweep[k]), go);
+        if (correct && !correct()) {
+            figures.push_back("wrong");
+            continue;
+        }
+        const double ms = ex_.time(go, o_.timing).median_ms;
+        const double f = o_.relative_to_ms > 0 ? ms / o_.relative_to_ms : work.figure(ms);
+        figures.push_back(fixed(f, o_.relative_to_ms > 0 ? 1 : 0));
+        const bool better = o_.relative_to_ms > 0 ? (best_k < 0 || f < best) : f > best;
+        if (better) best = f, best_ms = ms, best_k = k;
+    }
+    if (o_.show_ms) cells.push_back(best_k < 0 ? "—" : fixed(best_ms, 2));
+    cells.insert(cells.end(), figures.begin(), figures.end());
+    if (!o_.sweep.empty()) {
+        cells.push_back(best_k < 0 ? "—" : o_.sweep[best_k]);
+        cells.push_back(best_k < 0 ? "—" : fixed(best));
+    }
+    for (size_t i = 0; i < o_.percent_of.size(); ++i)
+        cells.push_back(best_k < 0 || i >= refs_.size() || !(refs_[i] > 0) ? "—" : fixed(100 * best / refs_[i], 1));
+    table_.row(cells);
+    ex_.figure(key, best);
+    if (!o_.sweep.empty() && best_k >= 0) ex_.label(key + "_best_setting", o_.sweep[best_k]);
+    return best;
+}
+
+void TeachingTable::print(const std::string& caption) const {
+    std::printf("      %s\n%s", caption.c_str(), table_.str().c_str());
+    std::fflush(stdout);
+}
+
+}  // namespace grader

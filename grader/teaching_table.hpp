@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+/// @file
+/// @brief The teaching tables: versions of one computation, timed on the student's GPU
+///        in the same run, each as GB/s or GFLOP/s and as a percentage of the ceilings the
+///        lesson compares with. One row per version; optionally one column per setting
+///        (lesson 06 sweeps the block size), with the best setting and its figure.
+#pragma once
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "grader/exercise.hpp"
+#include "grader/performance.hpp"
+#include "grader/table.hpp"
+#include "grader/timing.cuh"
+
+namespace grader {
+
+class TeachingTable {
+public:
+    struct Options {
+        std::string first_header = "version";
+        std::string unit = "GB/s";               ///< header of the figure column(s): GB/s or GFLOP/s
+        std::vector<std::string> extra_headers;  ///< columns of text each row supplies (e.g. "wavefronts")
+        std::vector<std::string> sweep;          ///< one figure column per setting; empty: one figure column
+        std::vector<std::string> percent_of;     ///< names of the "% of …" columns (see compare_with)
+        bool show_ms = false;                    ///< a column with the median time
+        /// When > 0, the figure is the time divided by this one (a relative-time table).
+        double relative_to_ms = 0;
+        TimingOptions timing;
+    };
+
+    TeachingTable(Exercise& ex, Options options);
+
+    /// The figures the "% of …" columns divide by, from here on (one per percent_of name):
+    /// a lesson with groups (A·B, then A·Bᵀ) sets them once per group.
+    void compare_with(std::vector<double> figures) { refs_ = std::move(figures); }
+    /// A row that holds only a label, heading the rows that follow.
+    void heading(const std::string& label);
+    /// Times one version and adds its row; returns its figure (the best one for a sweep).
+    /// `launch(k)` launches with the k-th sweep setting (k = 0 without a sweep). A student's
+    /// version is first run once and faults are rejected; `correct`, when given, is asked
+    /// after that run and a false answer shows "wrong" instead of a figure. Figures are
+    /// recorded as "<key>" (and "<key>_best_setting" for a sweep).
+    double row(const std::string& label, const std::string& key, Work work, const std::function<void(int)>& launch,
+               bool student = false, const std::vector<std::string>& extra = {}, const std::function<bool()>& correct = {});
+    /// Prints the table under `caption`.
+    void print(const std::string& caption) const;
+
+private:
+    Exercise& ex_;
+    Options o_;
+    std::vector<double> refs_;
+    Table table_;
+};
+
+}  // namespace grader

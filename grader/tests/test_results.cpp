@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+#include <doctest/doctest.h>
+
+#include "grader/results.hpp"
+
+TEST_CASE("the results document carries its schema, the run and every exercise") {
+    grader::RunResult r;
+    r.test = "lesson01", r.lesson = "01", r.submission = "/home/alice", r.grader_revision = "v1-3-gabc";
+    r.timestamp = "2026-11-22T01:02:03Z", r.seed = "42", r.filters = {"-tc=01.1*"};
+    r.has_gpu = true;
+    r.gpu.name = "Some \"GPU\"";
+    r.ceilings.set("copy_gbs", 3000);
+    grader::ExerciseResult e;
+    e.verdict = {"01.1 matrix mapping", "FAIL", grader::Reason::slow, "too slow", "a hint", "read x", ""};
+    e.perf_graded = true, e.fraction = 0.65, e.figures_json = "{\"figure\": 1682}";
+    r.exercises = {e};
+    r.exit_code = 1;
+    const std::string j = grader::results_json(r);
+    CHECK(j.find("\"schema\": \"cuda-lessons-results\"") != std::string::npos);
+    CHECK(j.find("\"schema_version\": 1") != std::string::npos);
+    CHECK(j.find("\"submission\": \"/home/alice\"") != std::string::npos);
+    CHECK(j.find("\"filters\": [\"-tc=01.1*\"]") != std::string::npos);
+    CHECK(j.find("\"name\": \"Some \\\"GPU\\\"\"") != std::string::npos);
+    CHECK(j.find("\"reason\": \"slow\"") != std::string::npos);
+    CHECK(j.find("\"figures\": {\"figure\": 1682}") != std::string::npos);
+    CHECK(j.find("\"summary\": {\"passed\": 0, \"failed\": 1, \"skipped\": 0, \"info\": 0}") != std::string::npos);
+}
+
+TEST_CASE("a run that graded nothing still writes a complete document") {
+    grader::RunResult r;
+    r.test = "lesson02", r.status = "missing_files", r.status_message = "missing: 1_tiled_transpose.cu";
+    const std::string j = grader::results_json(r);
+    CHECK(j.find("\"gpu\": null") != std::string::npos);
+    CHECK(j.find("\"exercises\": []") != std::string::npos);
+    CHECK(j.find("\"status\": \"missing_files\"") != std::string::npos);
+    CHECK(grader::utc_timestamp().size() == 20);
+}
