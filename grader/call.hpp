@@ -47,11 +47,14 @@ public:
         buffers_.push_back(std::move(b));
         return *this;
     }
-    /// Read and written in place: restored to `initial` before every call.
+    /// Read and written in place: restored before every call to what `d` holds now, which
+    /// must equal `initial`, the grader's copy the verify function reads.
     template <class T>
     Call& in_out(DeviceBuffer<T>& d, const std::vector<T>& initial, const std::string& name) {
+        (void)initial;  // named so that the call site says which host data the buffer starts as
         Buffer b{&d.memory(), Role::in_out, name};
-        auto copy = std::make_shared<DeviceBuffer<T>>(initial, "pristine copy");
+        auto copy = std::make_shared<DeviceBuffer<T>>(d.size(), "pristine copy");
+        copy->memory().copy_from(d.memory());
         b.pristine = std::shared_ptr<void>(copy, &copy->memory());
         b.element_bytes = sizeof(T);
         buffers_.push_back(std::move(b));

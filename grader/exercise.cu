@@ -124,22 +124,26 @@ Baseline Exercise::baseline(const std::string& name, Work work, const std::funct
     return b;
 }
 
-std::string Exercise::slow_hint(const Timing& student, const TimingOptions& o) {
-    if (!diagnosis_.launch) return hint_;
-    const Timing other = time_launch(diagnosis_.launch, o);
-    const double speed = other.median_ms / student.median_ms;  // > 1: the student's is faster
-    const std::string measured = format("your kernel runs at %.2f×", speed) + " the speed of " + diagnosis_.label;
-    return speed <= kAsSlowFactor ? measured + " (measured now): " + diagnosis_.if_as_slow
-                                  : measured + " (measured now), so that is not what holds it back: " + diagnosis_.if_faster;
+std::string Exercise::slow_hint(const Timing& student, const Target& t, const Performance& p) {
+    double other_ms = 0;
+    if (diagnosis_.launch) other_ms = time_launch(diagnosis_.launch).median_ms;
+    else if (diagnosis_.below_fraction > 0) other_ms = t.floor_ms / (diagnosis_.below_fraction * threshold_scale());
+    if (!(other_ms > 0)) return hint_;
+    const double speed = other_ms / student.median_ms;  // > 1: the student's is faster
+    const std::string measured = format("your kernel reaches %.0f ", t.figure(p, student.median_ms)) + t.unit() +
+                                 format(", %.2f× the speed of ", speed) + diagnosis_.label +
+                                 format(" (%.0f ", t.figure(p, other_ms)) + t.unit() + ")";
+    return speed <= kAsSlowFactor ? measured + ": " + diagnosis_.if_as_slow
+                                  : measured + ", so that is not what holds it back: " + diagnosis_.if_faster;
 }
 
 void Exercise::grade(const Performance& p, Call& call) {
-    fraction_ = p.fraction;
     if (sanitizer_mode()) {
         detail_ = "correct; speed not graded under compute-sanitizer";
         return;
     }
     perf_graded_ = true;
+    fraction_ = p.fraction;
     const Target t = target_for(p, ceilings(), threshold_scale());
     Rng vary = rng("timed calls");
     // A varying number of warm-ups: the launcher cannot tell which call is the last.
@@ -163,11 +167,13 @@ void Exercise::grade(const Performance& p, Call& call) {
         if (i == verified) check_after(call, which + ", verified in full");
     };
     Timing m;
+    bool remeasured = false;
     try {
         m = time_launch(call.launch(), o, hooks);
         if (m.median_ms > t.required_ms && m.median_ms < t.required_ms * kRemeasureBand) {
             o.warmups = 1, o.runs = 41;
             m = better_of(m, time_launch(call.launch(), o, hooks));
+            remeasured = true;
         }
     } catch (const CudaError& e) {
         reject(Reason::fault, call.context() + ", while timing: " + e.what());
@@ -186,8 +192,9 @@ void Exercise::grade(const Performance& p, Call& call) {
     label("unit", t.unit());
     label("ceiling", t.ceiling);
     char buf[320];
-    std::snprintf(buf, sizeof buf, "%.0f %s, needs >= %.0f (%.0f %% of %s); median of %d runs, spread %.0f %%", got,
-                  t.unit(), need, 100 * p.fraction * threshold_scale(), t.ceiling.c_str(), m.runs, 100 * m.spread());
+    std::snprintf(buf, sizeof buf, "%.0f %s, needs >= %.0f (%.0f %% of %s); median of %d runs%s, spread %.0f %%", got,
+                  t.unit(), need, 100 * p.fraction * threshold_scale(), t.ceiling.c_str(), m.runs,
+                  remeasured ? " (close to the threshold: measured twice, the better series kept)" : "", 100 * m.spread());
     detail_ = buf;
     if (m.tail_ms > std::max(kTailFloorMs, kTailFraction * m.median_ms))
         reject(Reason::untimed,
@@ -201,7 +208,7 @@ void Exercise::grade(const Performance& p, Call& call) {
                "faster than this GPU can move the data or do the arithmetic: the kernel must be skipping work "
                "(is every output computed from the inputs on every call?)");
     if (m.median_ms > t.required_ms) {
-        hint_ = slow_hint(m, TimingOptions{});
+        hint_ = slow_hint(m, t, p);
         reject(Reason::slow, "too slow: " + std::string(buf));
     }
 }
@@ -259,6 +266,7 @@ Report Exercise::report() const {
         .add("theory", v.theory)
         .add("note", v.note)
         .add("perf_graded", perf_graded_ ? "true" : "false")
+        .add("teaching", teaching_ ? "true" : "false")
         .add("fraction", format("%.6g", fraction_))
         .add("figures", figures.str())
         .add("labels", labels.str());

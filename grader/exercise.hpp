@@ -50,13 +50,17 @@ struct ExerciseRegistration {
     explicit ExerciseRegistration(const char* name);
 };
 
-/// A grader-owned kernel shaped like the version the student starts from, timed only when
-/// the student's kernel is too slow, so that the hint fits what was measured: a kernel as
-/// slow as `label` gets `if_as_slow`, a faster one that still misses gets `if_faster`.
+/// What the student's kernel is compared with when it is too slow, so that the hint fits what
+/// was measured: a kernel as slow as `label` gets `if_as_slow`, a faster one that still
+/// misses gets `if_faster`. `label` is measured one of two ways: `launch`, a grader-owned
+/// kernel shaped like the version the student starts from, timed on the same data; or,
+/// without a kernel, `below_fraction` of the exercise's ceiling (e.g. the previous step's
+/// threshold).
 struct SlowDiagnosis {
     std::string label;
     std::function<void()> launch;
     std::string if_as_slow, if_faster;
+    double below_fraction = 0;
 };
 
 class Exercise {
@@ -153,7 +157,7 @@ public:
 private:
     void prepare(Call& call, Rng* vary);
     void check_after(Call& call, const std::string& which, bool verify = true);
-    std::string slow_hint(const Timing& student, const TimingOptions& o);
+    std::string slow_hint(const Timing& student, const Target& t, const Performance& p);
     std::string where() const;
     std::string name_, section_, hint_, message_, detail_, overlap_;
     SlowDiagnosis diagnosis_;

@@ -114,7 +114,8 @@ int finish(grader::RunResult& r, int rc, const std::chrono::steady_clock::time_p
     r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const std::string dir = grader::settings().results_dir.empty() ? "results" : grader::settings().results_dir;
     mkdir(dir.c_str(), 0755);
-    const std::string path = dir + "/" + r.test + ".json";
+    // A sanitizer run is another outcome of the same test: its own file, not the timed run's.
+    const std::string path = dir + "/" + r.test + (r.sanitizer.empty() ? "" : "." + r.sanitizer) + ".json";
     std::ofstream f(path);
     f << grader::results_json(r);
     std::printf("results: %s\n", f ? path.c_str() : ("could not write " + path).c_str());
@@ -129,7 +130,7 @@ int decide(const Options& o, const std::vector<grader::ExerciseResult>& results)
                            o.expect_reject.count(grader::Reason::untimed);
     for (const grader::ExerciseResult& e : results) {
         const grader::Verdict& v = e.verdict;
-        if (v.verdict == "INFO") {
+        if (v.verdict == "INFO" || e.teaching) {  // a teaching table: shown, never graded
             ++info;
             continue;
         }
@@ -253,7 +254,8 @@ int main(int argc, char** argv) {
         const int rc = decide(o, r.exercises);
         int passed = 0, failed = 0, skipped = 0;
         for (const auto& e : r.exercises)
-            if (e.verdict.verdict != "INFO") (e.verdict.verdict == "PASS" ? passed : e.verdict.verdict == "SKIP" ? skipped : failed)++;
+            if (e.verdict.verdict != "INFO" && !e.teaching)
+                (e.verdict.verdict == "PASS" ? passed : e.verdict.verdict == "SKIP" ? skipped : failed)++;
         std::printf("== %s: %d passed, %d failed, %d skipped (%.0f s)\n", o.name.c_str(), passed, failed, skipped,
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
         return finish(r, rc, t0);

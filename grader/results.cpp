@@ -20,7 +20,7 @@ std::string results_json(const RunResult& r) {
     int passed = 0, failed = 0, skipped = 0, info = 0;
     for (const ExerciseResult& e : r.exercises) {
         const Verdict& v = e.verdict;
-        (v.verdict == "PASS" ? passed : v.verdict == "FAIL" ? failed : v.verdict == "SKIP" ? skipped : info)++;
+        (e.teaching || v.verdict == "INFO" ? info : v.verdict == "PASS" ? passed : v.verdict == "FAIL" ? failed : skipped)++;
         JsonObject o;
         o.add("exercise", v.exercise)
             .add("verdict", v.verdict)
@@ -30,6 +30,7 @@ std::string results_json(const RunResult& r) {
             .add("theory", v.theory)
             .add("note", v.note)
             .add("perf_graded", e.perf_graded)
+            .add("teaching", e.teaching)
             .add("fraction", e.fraction)
             .add_raw("figures", e.figures_json.empty() ? "{}" : e.figures_json)
             .add_raw("labels", e.labels_json.empty() ? "{}" : e.labels_json);

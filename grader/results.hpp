@@ -18,6 +18,7 @@ inline constexpr int kResultsSchemaVersion = 1;
 struct ExerciseResult {
     Verdict verdict;
     bool perf_graded = false;
+    bool teaching = false;           ///< a teaching table (NN.0): never counts as passed or failed
     double fraction = 0;             ///< required fraction of the ceiling (0: not graded on speed)
     std::string figures_json = "{}"; ///< the exercise's figures, a JSON object of numbers
     std::string labels_json = "{}";  ///< the exercise's labels, a JSON object of strings

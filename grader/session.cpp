@@ -4,6 +4,7 @@
 #include <random>
 #include <stdexcept>
 
+#include "grader/exercise.hpp"
 #include "grader/settings.hpp"
 
 namespace grader {
@@ -16,7 +17,7 @@ const GpuInfo& gpu() {
 const Ceilings& ceilings() {
     static const Ceilings c = [] {
         const std::string& text = settings().ceilings;
-        return text.empty() ? measure_ceilings(gpu()) : Ceilings::from_text(text);
+        return text.empty() ? measure_ceilings(gpu(), lesson().ceilings) : Ceilings::from_text(text);
     }();
     return c;
 }

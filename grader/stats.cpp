@@ -23,10 +23,6 @@ Timing summarize(std::vector<double> s) {
     return t;
 }
 
-Timing better_of(const Timing& a, const Timing& b) {
-    Timing t = a.median_ms <= b.median_ms ? a : b;
-    t.runs = a.runs + b.runs;
-    return t;
-}
+Timing better_of(const Timing& a, const Timing& b) { return a.median_ms <= b.median_ms ? a : b; }
 
 }  // namespace grader

@@ -24,7 +24,7 @@ Timing summarize(std::vector<double> samples_ms);
 /// The median of samples (in ms); 0 when empty.
 double median(std::vector<double> samples);
 
-/// The better of two timings of the same launch (lower median), runs added up.
+/// The better of two timings of the same launch (lower median), as it was measured.
 Timing better_of(const Timing& a, const Timing& b);
 
 }  // namespace grader

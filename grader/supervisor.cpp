@@ -207,6 +207,7 @@ ExerciseResult run_exercise_process(const ChildSettings& s, const std::string& e
     e.verdict.theory = r.get("theory");
     e.verdict.note = r.get("note");
     e.perf_graded = r.get("perf_graded") == "true";
+    e.teaching = r.get("teaching") == "true";
     e.fraction = std::atof(r.get("fraction").c_str());
     e.figures_json = r.get("figures");
     e.labels_json = r.get("labels");

@@ -1,27 +1,531 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""GPU self-test: builds the references and the starters, runs every lesson and every
-known-bad variant, and checks the course's promises in one table:
+"""GPU self-test: builds the references and the starters, runs every lesson, every known-bad
+variant and the grader's unit tests, and checks the course's promises in one table:
 
-  * every graded exercise of the references PASSES;
-  * every graded exercise of the starters FAILS (exercise NN.0 is a teaching table: ungraded);
-  * every known-bad variant is REJECTED for the reason its lesson names.
+  * every graded exercise of the references PASSES, with its figure at least MARGIN x its
+    threshold (exercise NN.0 is a teaching table: INFO, ungraded);
+  * every graded exercise of the starters FAILS and, when it fails for being slow, the
+    threshold is at least MARGIN x the starter's figure (an exercise whose results carry an
+    overlap note is exempt: its starter may pass);
+  * every known-bad variant is REJECTED for the reason its lesson names;
+  * with --repeat N, no verdict changes between the N runs.
 
 Usage (on a machine with a GPU, from the repository root):
-    python3 tools/gpu_selftest.py [--lessons lesson01,lesson06] [--memcheck] [--build-root DIR]
-Exit status 0 when every promise holds. The table also goes to $OUT/selftest.md when OUT is set.
+    python3 tools/gpu_selftest.py [--lessons lesson01,lesson06] [--repeat 3]
+                                  [--memcheck] [--memcheck-timeout 300] [--build-root DIR]
+
+Both trees are built once; the test phase (references with their known-bad variants and the
+unit tests, then the starters) runs N times, and each run's results files and Meson test log
+are kept in <build>/selftest/repK/. Reads results files of schema cuda-lessons-results,
+version 1 (docs/results_schema.md). Prints a markdown table, also written to $OUT/selftest.md
+when OUT is set; the same data goes to <build-root>/selftest.json (and $OUT/selftest.json).
+Exit status 0 when every promise holds, 1 otherwise.
+
+Everything that reads results and decides is a plain function of paths and dicts (from
+read_results_file to render_markdown); only the functions after "Building and running" start
+processes. tools/tests/test_gpu_selftest.py tests the former on synthetic results.
 """
 import argparse
 import json
+import math
 import os
 import pathlib
 import shutil
+import statistics
 import subprocess
 import sys
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
+# The course's one margin rule, on both sides of every graded threshold: the reference's
+# figure >= MARGIN x threshold, and threshold >= MARGIN x the figure of a starter that fails
+# for being slow. docs/thresholds.md, section "Margins", states and explains it;
+# tools/tests/test_gpu_selftest.py fails when the two disagree.
+MARGIN = 1.10
+
+RESULTS_SCHEMA = "cuda-lessons-results"
+RESULTS_SCHEMA_VERSION = 1
+
+# Where each run's results files and test log are kept, inside each build folder.
+ARCHIVE = "selftest"
+
+
+# ====================================================================== reading results
+
+def read_results_file(path):
+    """(document, None) for a results file of the schema this script reads, else (None, problem)."""
+    path = pathlib.Path(path)
+    try:
+        doc = json.loads(path.read_text())
+    except (OSError, ValueError) as e:
+        return None, f"{path}: not readable as JSON ({e})"
+    if not isinstance(doc, dict) or doc.get("schema") != RESULTS_SCHEMA:
+        schema = doc.get("schema") if isinstance(doc, dict) else None
+        return None, f"{path}: not a results file (schema {schema!r}, expected {RESULTS_SCHEMA!r})"
+    if doc.get("schema_version") != RESULTS_SCHEMA_VERSION:
+        return None, (f"{path}: results schema_version {doc.get('schema_version')!r}, this self-test reads "
+                      f"version {RESULTS_SCHEMA_VERSION} (update tools/gpu_selftest.py with the grader)")
+    return doc, None
+
+
+def read_results_dir(folder):
+    """The results files of one run: {"docs": {test: document}, "invalid": {test: problem}}.
+
+    A file is named after its test: lesson01.json, lesson01-bad-faults.json, or under a
+    sanitizer setup <test>.memcheck.json / <test>.racecheck.json (a known-bad variant that
+    only racecheck can catch writes the latter even in the timed run). Where a folder holds
+    both, the run without a sanitizer is the one graded on speed, so it is kept. A file this
+    script cannot read is kept as a problem, so that one bad file does not hide the others."""
+    docs, invalid = {}, {}
+    folder = pathlib.Path(folder)
+    paths = sorted(folder.glob("*.json")) if folder.is_dir() else []
+    for path in sorted(paths, key=lambda p: p.name.count(".")):  # <test>.json before <test>.<tool>.json
+        test = path.name.split(".")[0]
+        if test in docs or test in invalid:
+            continue
+        doc, problem = read_results_file(path)
+        if doc is None:
+            invalid[test] = problem
+        else:
+            docs[test] = doc
+    return {"docs": docs, "invalid": invalid}
+
+
+def test_name(meson_name):
+    """The bare test name of a Meson test-log entry.
+
+    Meson writes "project:suite+suite / name" when a project has several suites (older
+    versions), "suite - project:name" (newer ones) or just "name"."""
+    if " / " in meson_name:
+        return meson_name.split(" / ")[-1]
+    return meson_name.split(":")[-1]
+
+
+def read_testlog(path):
+    """{test name: {"result", "returncode", "duration"}} from Meson's test log (one JSON object
+    a line); {} when there is none (the phase did not run)."""
+    out = {}
+    path = pathlib.Path(path)
+    if not path.is_file():
+        return out
+    for line in path.read_text().splitlines():
+        if line.strip():
+            t = json.loads(line)
+            out[test_name(t["name"])] = {"result": t.get("result"), "returncode": t.get("returncode"),
+                                         "duration": t.get("duration")}
+    return out
+
+
+def load_run(ref_dir, sta_dir):
+    """One repetition, from the folders it was archived to (each holds results/ and testlog.json)."""
+    ref_dir, sta_dir = pathlib.Path(ref_dir), pathlib.Path(sta_dir)
+    return {"ref": read_results_dir(ref_dir / "results"), "sta": read_results_dir(sta_dir / "results"),
+            "ref_tests": read_testlog(ref_dir / "testlog.json"), "sta_tests": read_testlog(sta_dir / "testlog.json")}
+
+
+# ====================================================================== one exercise
+
+def number(value):
+    """value as a float when it is a finite number, else None (absent, null, text)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+        return float(value)
+    return None
+
+
+def ratio(a, b):
+    """a / b when both are positive numbers, else None."""
+    return a / b if a is not None and b is not None and a > 0 and b > 0 else None
+
+
+def percent(x):
+    """x (a fraction) in percent, None when absent."""
+    return None if x is None else 100 * x
+
+
+def exercise_number(name):
+    """"01.1" of "01.1 matrix mapping"."""
+    return name.split(" ")[0]
+
+
+def is_teaching(name):
+    """Exercise NN.0 is a teaching table by convention (results files also say so, in the
+    exercise's "teaching"): INFO (SKIP under a sanitizer), never graded."""
+    return exercise_number(name).endswith(".0")
+
+
+def find_exercise(doc, name):
+    """The exercise of that name in a results document, or None."""
+    return next((e for e in (doc or {}).get("exercises") or [] if e.get("exercise") == name), None)
+
+
+def outcome(e):
+    """The fields of one exercise of a results file that the self-test uses, flattened; None
+    when the exercise did not run."""
+    if e is None:
+        return None
+    figures, labels = e.get("figures") or {}, e.get("labels") or {}
+    return {"verdict": e.get("verdict"), "reason": e.get("reason"), "message": e.get("message") or "",
+            "note": e.get("note") or "", "teaching": bool(e.get("teaching")), "unit": labels.get("unit"),
+            "figure": number(figures.get("figure")), "threshold": number(figures.get("threshold")),
+            "fraction_of_ceiling": number(figures.get("fraction_of_ceiling")),
+            "vendor_figure": number(figures.get("vendor_figure"))}
+
+
+def verdict_text(o):
+    """"PASS", "FAIL [slow]", or "not run" for an outcome."""
+    if o is None:
+        return "not run"
+    return o["verdict"] + (f" [{o['reason']}]" if o.get("reason") not in (None, "", "none") else "")
+
+
+def fails_slow(o):
+    """Whether an outcome is FAIL [slow] with a figure: the case the starter-side margin is about."""
+    return o is not None and o["verdict"] == "FAIL" and o["reason"] == "slow" and o["figure"] is not None
+
+
+def starter_ratio(ref, sta):
+    """Threshold / starter figure. The threshold is the starter run's own (its verdict was
+    judged against it; the ceilings are measured in every run), the reference's if it has none."""
+    if sta is None:
+        return None
+    return ratio(sta["threshold"] if sta["threshold"] is not None else (ref or {}).get("threshold"), sta["figure"])
+
+
+def bad_exercise(doc):
+    """The exercise number ("01.2") a known-bad test ran: its results' one exercise or, when it
+    ran none (it crashed, or matched nothing), its -tc filter ("-tc=01.2*"); None if neither."""
+    if not doc:
+        return None
+    exercises = doc.get("exercises") or []
+    if exercises and exercises[0].get("exercise"):
+        return exercise_number(exercises[0]["exercise"])
+    for f in doc.get("filters") or []:
+        if f.startswith("-tc="):
+            return exercise_number(f[len("-tc="):].split(",")[0]).rstrip("*?") or None
+    return None
+
+
+def known_bad(run, lesson):
+    """{known-bad test of the lesson: {"result", "returncode", "exercise"}} in one run; the
+    result is Meson's (OK: rejected for its named reason)."""
+    prefix = lesson + "-bad-"
+    names = {n for n in list(run["ref_tests"]) + list(run["ref"]["docs"]) if n.startswith(prefix)}
+    out = {}
+    for name in sorted(names):
+        t = run["ref_tests"].get(name, {})
+        out[name] = {"result": t.get("result") or "not run", "returncode": t.get("returncode"),
+                     "exercise": bad_exercise(run["ref"]["docs"].get(name))}
+    return out
+
+
+# ====================================================================== rows
+
+def lessons_of(runs):
+    """The lesson tests (lesson01, ...) the references ran in any repetition."""
+    names = set()
+    for run in runs:
+        names |= {n for n in [*run["ref_tests"], *run["ref"]["docs"], *run["ref"]["invalid"]]
+                  if n.startswith("lesson") and "-bad-" not in n}
+    return sorted(names)
+
+
+def rep_cells(run, lesson, name):
+    """One exercise in one repetition: both outcomes, the two margins, the known-bad results."""
+    ref = outcome(find_exercise(run["ref"]["docs"].get(lesson), name))
+    sta = outcome(find_exercise(run["sta"]["docs"].get(lesson), name))
+    r = ref or {}
+    return {"ref": ref, "starter": sta,
+            "ref_thr": ratio(r.get("figure"), r.get("threshold")),
+            "thr_starter": starter_ratio(ref, sta),
+            "pct_ceiling": percent(r.get("fraction_of_ceiling")),
+            "pct_vendor": percent(ratio(r.get("figure"), r.get("vendor_figure"))),
+            "known_bad": {n: b["result"] for n, b in known_bad(run, lesson).items()
+                          if b["exercise"] == exercise_number(name)}}
+
+
+def span(values):
+    """(min, max) of the numbers among values, or (None, None)."""
+    xs = [x for x in values if x is not None]
+    return (min(xs), max(xs)) if xs else (None, None)
+
+
+def median(values):
+    """The median of the numbers among values, or None."""
+    xs = [x for x in values if x is not None]
+    return statistics.median(xs) if xs else None
+
+
+def distinct(values):
+    """values without repeats, in the order they first appear."""
+    return list(dict.fromkeys(values))
+
+
+def summarize(reps):
+    """What the table shows of one exercise over the repetitions: the verdicts seen, medians of
+    the figures, min and max of the two margins, each known-bad test's results."""
+    def col(side, key):  # one field of the "ref" or "starter" outcome, per repetition
+        return [(r[side] or {}).get(key) for r in reps]
+
+    bad_names = distinct(n for r in reps for n in r["known_bad"])
+    return {"ref_verdicts": distinct(verdict_text(r["ref"]) for r in reps),
+            "ref_figure": median(col("ref", "figure")), "threshold": median(col("ref", "threshold")),
+            "ref_thr": span(r["ref_thr"] for r in reps),
+            "pct_ceiling": median(r["pct_ceiling"] for r in reps), "pct_vendor": median(r["pct_vendor"] for r in reps),
+            "starter_verdicts": distinct(verdict_text(r["starter"]) for r in reps),
+            "starter_figure": median(col("starter", "figure")),
+            "thr_starter": span(r["thr_starter"] for r in reps),
+            "known_bad": {n: [r["known_bad"].get(n, "not run") for r in reps] for n in bad_names}}
+
+
+def compute_rows(runs):
+    """One row per exercise of the references' results (in their order, over all repetitions),
+    with each repetition's cells ("reps") and what the table shows ("summary")."""
+    rows = []
+    for lesson in lessons_of(runs):
+        names = distinct(e.get("exercise") for run in runs
+                         for e in (run["ref"]["docs"].get(lesson) or {}).get("exercises") or [] if e.get("exercise"))
+        for name in names:
+            reps = [rep_cells(run, lesson, name) for run in runs]
+            refs = [r["ref"] for r in reps if r["ref"]]
+            teaching = is_teaching(name) or any(o["teaching"] for o in refs)
+            rows.append({"lesson": lesson, "exercise": name, "number": exercise_number(name), "teaching": teaching,
+                         "unit": next((o["unit"] for o in refs if o["unit"]), None),
+                         "note": next((o["note"] for o in refs if o["note"]), ""),
+                         "reps": reps, "summary": summarize(reps)})
+    return rows
+
+
+# ====================================================================== checks
+
+def shorten(text, limit=200):
+    """text cut to `limit` characters, with "..." where it was cut: messages can be paragraphs."""
+    text = text or ""
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def in_reps(indices, n):
+    """" (repetitions 1, 3 of 3)" for the repetitions a finding holds in; "" with one repetition."""
+    if n == 1:
+        return ""
+    if len(indices) == n:
+        return f" (all {n} repetitions)"
+    return f" (repetition{'s' if len(indices) > 1 else ''} {', '.join(str(i + 1) for i in indices)} of {n})"
+
+
+def grouped(findings, n):
+    """Findings given as (repetition index, text), each text once, with the repetitions it holds in."""
+    where = {}
+    for i, text in findings:
+        where.setdefault(text, []).append(i)
+    return [text + in_reps(idx, n) for text, idx in where.items()]
+
+
+def check_row(row, margin=MARGIN):
+    """(problems, notes) of one exercise over all repetitions: the promises and the margin rule."""
+    ex, reps = row["exercise"], row["reps"]
+    n = len(reps)
+    problems, notes = [], []
+    for i, r in enumerate(reps):
+        ref, sta = r["ref"], r["starter"]
+        if row["teaching"]:  # ungraded, but a table that did not run is a defect of the lesson
+            if ref is not None and ref["verdict"] not in ("INFO", "SKIP"):
+                problems.append((i, f"{ex}: teaching table {verdict_text(ref)} {shorten(ref['message'])}"))
+            continue
+        if ref is None or ref["verdict"] != "PASS":
+            problems.append((i, f"{ex}: reference {verdict_text(ref)} {shorten((ref or {}).get('message', ''))}".rstrip()))
+        elif r["ref_thr"] is not None and r["ref_thr"] < margin:  # a failing reference is reported above
+            problems.append((i, f"{ex}: reference only {r['ref_thr']:.2f} x its threshold (need >= {margin:.2f})"))
+        if row["note"]:  # a documented overlap: the starter may pass, and has no margin to keep
+            if sta is None or sta["verdict"] != "FAIL":
+                notes.append((i, f"{ex}: starter {verdict_text(sta)} (allowed: {shorten(row['note'], 90)})"))
+            continue
+        if sta is None or sta["verdict"] != "FAIL":
+            problems.append((i, f"{ex}: starter {verdict_text(sta)} — it must fail"))
+        elif fails_slow(sta) and r["thr_starter"] is not None and r["thr_starter"] < margin:
+            problems.append((i, f"{ex}: threshold only {r['thr_starter']:.2f} x the starter's figure (need >= {margin:.2f})"))
+    return grouped(problems, n), grouped(notes, n)
+
+
+def find_flips(rows, runs):
+    """Every verdict that is not the same in all repetitions: per exercise the reference's and the
+    starter's (verdict and reason), per known-bad test whether it was OK. Each flip is
+    {"kind": "reference"|"starter"|"known-bad", "name", "values" (one per repetition), "exempt"};
+    "exempt": the starter of an exercise with an overlap note, whose verdict is not promised."""
+    if len(runs) < 2:
+        return []
+    flips = []
+    for row in rows:
+        for kind, side in (("reference", "ref"), ("starter", "starter")):
+            values = [verdict_text(r[side]) for r in row["reps"]]
+            if len(set(values)) > 1:
+                flips.append({"kind": kind, "name": row["exercise"], "values": values,
+                              "exempt": kind == "starter" and bool(row["note"])})
+    for lesson in lessons_of(runs):
+        per_run = [known_bad(run, lesson) for run in runs]
+        for name in distinct(n for kb in per_run for n in kb):
+            values = [kb.get(name, {}).get("result", "not run") for kb in per_run]
+            if len({v == "OK" for v in values}) > 1:  # OK against not OK; FAIL against TIMEOUT is no flip
+                flips.append({"kind": "known-bad", "name": name, "values": values, "exempt": False})
+    return flips
+
+
+def flip_text(flip):
+    """One line for a flip: "01.1 x: reference flips: rep1 PASS, rep2 FAIL [slow]"."""
+    return f"{flip['name']}: {flip['kind']} flips: " + ", ".join(f"rep{i + 1} {v}" for i, v in enumerate(flip["values"]))
+
+
+def wall_times(runs):
+    """{lesson: [Meson's duration of the references' test, seconds, per repetition]} (None where
+    it did not run)."""
+    return {lesson: [run["ref_tests"].get(lesson, {}).get("duration") for run in runs] for lesson in lessons_of(runs)}
+
+
+def lesson_findings(runs, lesson):
+    """Problems of a lesson as a whole, as (repetition, text): results that are missing or not
+    graded, known-bad variants not rejected as they must be."""
+    findings = []
+    for i, run in enumerate(runs):
+        doc = run["ref"]["docs"].get(lesson)
+        test = run["ref_tests"].get(lesson, {})
+        if doc is None and lesson not in run["ref"]["invalid"]:  # an invalid file is reported as such
+            why = "SKIP — no usable GPU" if test.get("returncode") == 77 else \
+                f"the references produced no results (Meson: {test.get('result', 'not run')})"
+            findings.append((i, f"{lesson}: {why}"))
+        elif doc is not None and doc.get("status") != "graded":
+            findings.append((i, f"{lesson}: references {doc.get('status')}: {shorten(doc.get('status_message', ''))}"))
+        sta = run["sta"]["docs"].get(lesson)
+        if sta is not None and sta.get("status") != "graded":
+            findings.append((i, f"{lesson}: starters {sta.get('status')}: {shorten(sta.get('status_message', ''))}"))
+        for name, b in known_bad(run, lesson).items():
+            if b["result"] != "OK":
+                findings.append((i, f"{name}: known-bad variant not rejected as expected ({b['result']}, exit {b['returncode']})"))
+    return findings
+
+
+def memcheck_findings(memcheck, lessons):
+    """Problems of the memcheck phase: a lesson whose references are not OK under memcheck. A
+    phase that ran out of time is shown, not counted (it is bounded on purpose)."""
+    if not memcheck or memcheck.get("timed_out"):
+        return []
+    return [f"{lesson}: memcheck {memcheck['tests'].get(lesson, {}).get('result', 'not run')}" for lesson in lessons
+            if memcheck["tests"].get(lesson, {}).get("result") != "OK"]
+
+
+def evaluate(runs, memcheck=None, margin=MARGIN):
+    """Everything the self-test reports, from the repetitions' data (load_run) and the memcheck
+    phase ({"timed_out", "tests": testlog} or None): rows, flips, wall times, problems, notes.
+    Builds and starts nothing."""
+    n = len(runs)
+    lessons = lessons_of(runs)
+    problems, notes = [], []
+    if not lessons:  # an empty table must not read as "all promises hold"
+        problems.append("no lesson test ran (the build root's selftest.log says why)")
+    for run in runs:  # files this script cannot read: their tests are otherwise left out
+        problems += [*run["ref"]["invalid"].values(), *run["sta"]["invalid"].values()]
+    for lesson in lessons:
+        problems += grouped(lesson_findings(runs, lesson), n)
+    rows = compute_rows(runs)
+    for row in rows:
+        p, k = check_row(row, margin)
+        problems += p
+        notes += k
+    flips = find_flips(rows, runs)
+    for f in flips:
+        (notes if f["exempt"] else problems).append(flip_text(f) + (" (allowed: overlap note)" if f["exempt"] else ""))
+    unit_tests = [run["ref_tests"].get("grader", {}).get("result", "not run") for run in runs]
+    problems += grouped([(i, f"grader unit tests: {r}") for i, r in enumerate(unit_tests) if r != "OK"], n)
+    problems += memcheck_findings(memcheck, lessons)
+    mapped = {b for row in rows for b in row["summary"]["known_bad"]}
+    unmapped = sorted({b for run in runs for lesson in lessons for b in known_bad(run, lesson)} - mapped)
+    gpu = next((d["gpu"].get("name") for run in runs for d in run["ref"]["docs"].values() if d.get("gpu")), None)
+    return {"margin": margin, "repetitions": n, "gpu": gpu, "rows": rows, "flips": flips,
+            "wall_times": wall_times(runs), "unit_tests": unit_tests, "unmapped_known_bad": unmapped,
+            "memcheck": memcheck, "problems": problems, "notes": notes}
+
+
+# ====================================================================== output
+
+def fmt(x, suffix=""):
+    """A figure rounded to a whole number, "—" when absent."""
+    return "—" if x is None else f"{x:.0f}{suffix}"
+
+
+def fmt_span(lo_hi, digits=2, suffix=""):
+    """"1.36", or "1.31..1.40" when the repetitions differ, "—" when absent."""
+    lo, hi = lo_hi
+    if lo is None:
+        return "—"
+    a, b = f"{lo:.{digits}f}", f"{hi:.{digits}f}"
+    return (a if a == b else f"{a}..{b}") + suffix
+
+
+COLUMNS = ["exercise", "ref", "ref figure", "threshold", "ref/thr", "ref % ceil", "ref % vendor",
+           "starter", "starter figure", "thr/starter", "known-bad"]
+
+
+def table_cells(row):
+    """The table's cells for one row (COLUMNS)."""
+    s = row["summary"]
+    bad = [name.split("-bad-", 1)[1] + ":" + ("ok" if set(results) == {"OK"} else "/".join(distinct(results)))
+           for name, results in s["known_bad"].items()]
+    return [row["exercise"], " / ".join(s["ref_verdicts"]), fmt(s["ref_figure"]), fmt(s["threshold"]), fmt_span(s["ref_thr"]),
+            fmt(s["pct_ceiling"], "%"), fmt(s["pct_vendor"], "%"), " / ".join(s["starter_verdicts"]),
+            fmt(s["starter_figure"]), fmt_span(s["thr_starter"]), " ".join(bad) or "—"]
+
+
+def units_line(rows):
+    """"figures in GB/s: 01.1 01.2 · GFLOP/s: 03.1", from labels.unit of the references."""
+    by_unit = {}
+    for row in rows:
+        if row["unit"]:
+            by_unit.setdefault(row["unit"], []).append(row["number"])
+    return "figures in " + " · ".join(f"{u}: {' '.join(nums)}" for u, nums in by_unit.items()) if by_unit else ""
+
+
+def wall_line(times):
+    """"wall time per lesson (references): lesson01 6.6 s, lesson02 7.0..7.4 s"."""
+    return "wall time per lesson (references): " + ", ".join(
+        f"{lesson} {fmt_span(span(ds), 1, ' s')}" for lesson, ds in times.items())
+
+
+def memcheck_text(memcheck):
+    """The memcheck phase in a few words."""
+    if not memcheck:
+        return "not run"
+    if memcheck.get("timed_out"):
+        return "timed out"
+    return ", ".join(f"{n} {t['result']}" for n, t in sorted(memcheck["tests"].items()) if n.startswith("lesson")) or "no tests"
+
+
+def render_markdown(report):
+    """The report as the markdown text the self-test prints."""
+    n, m = report["repetitions"], report["margin"]
+    rows = report["rows"]
+    body = [table_cells(r) for r in rows]
+    widths = [max(len(str(x)) for x in col) for col in zip(COLUMNS, *body)]
+    lines = [f"GPU self-test on {report['gpu'] or 'no GPU'} · {report.get('date', '')} · {fmt(report.get('elapsed_s'))} s"
+             f" · {n} repetition{'s' if n > 1 else ''} · margin {m:.2f}"]
+    lines += [x for x in [units_line(rows)] if x]
+    lines.append(f"ref/thr = reference figure / threshold; thr/starter = the starter run's threshold / its figure; "
+                 f"both >= {m:.2f} (docs/thresholds.md, Margins)"
+                 + (f"; over {n} repetitions: min..max of the ratios, medians of the figures" if n > 1 else ""))
+    lines.append("| " + " | ".join(h.ljust(w) for h, w in zip(COLUMNS, widths)) + " |")
+    lines.append("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    lines += ["| " + " | ".join(str(c).ljust(w) for c, w in zip(cells, widths)) + " |" for cells in body]
+    lines.append(wall_line(report["wall_times"]))
+    lines.append(f"grader unit tests: {' / '.join(distinct(report['unit_tests'])) or 'not run'}"
+                 f" · memcheck of the references: {memcheck_text(report['memcheck'])}")
+    if report["unmapped_known_bad"]:
+        lines.append("known-bad tests whose exercise is not in the table: " + ", ".join(report["unmapped_known_bad"]))
+    lines += [f"note: {x}" for x in report["notes"]]
+    problems = report["problems"]
+    lines.append("all promises hold" if not problems else "PROBLEMS:\n  " + "\n  ".join(problems))
+    return "\n".join(lines)
+
+
+# ====================================================================== building and running
 
 def sh(cmd, log, check=True, timeout=None):
     """Runs cmd, appending its output to the log file; returns the exit code (124: timed out)."""
@@ -38,41 +542,96 @@ def sh(cmd, log, check=True, timeout=None):
 
 
 def setup(build, kernels, log):
+    """Configures (or reconfigures) one build folder for -Dkernels."""
     again = ["--reconfigure"] if (build / "build.ninja").exists() else []
     sh(["meson", "setup", *again, str(build), f"-Dkernels={kernels}"], log)
 
 
-def test_results(build, setup=""):
-    """{test name: (result, returncode)} from Meson's machine-readable log (one per setup)."""
-    out = {}
-    log = build / "meson-logs" / (f"testlog-{setup}.json" if setup else "testlog.json")
-    if log.exists():
-        for line in log.read_text().splitlines():
-            t = json.loads(line)
-            # "suite - project:name" (Meson 1.4+) or "project:suite / name" (older)
-            name = t["name"].split(" / ")[-1] if " / " in t["name"] else t["name"].split(":")[-1]
-            out[name] = (t["result"], t.get("returncode"))
-    return out
+def targets(build):
+    """Every lesson executable (they are not built by default), the unit tests, and the default
+    targets ("all": the supervisor grader/grade, which every lesson test runs)."""
+    out = subprocess.run(["ninja", "-C", str(build), "-t", "targets", "all"], capture_output=True, text=True).stdout
+    return sorted({l.split(":")[0] for l in out.splitlines() if l.split(":")[0].startswith("lesson")
+                   and "." not in l.split(":")[0]} | {"all", "grader/grader_unit_tests"})
 
 
-def lesson_json(build, name):
-    p = build / "results-timed" / f"{name}.json"
-    if not p.exists():
-        p = build / "results" / f"{name}.json"
-    return json.loads(p.read_text()) if p.exists() else None
+def sel_bad(build, sel):
+    """With --lessons, the selected lessons, their known-bad tests and the unit tests."""
+    if not sel:
+        return []
+    listed = subprocess.run(["meson", "test", "-C", str(build), "--list", "--no-rebuild"], capture_output=True,
+                            text=True, cwd=ROOT).stdout
+    names = [test_name(line.strip()) for line in listed.splitlines() if line.strip()]  # one test a line
+    return distinct([n for n in names if any(n.startswith(s) for s in sel)] + ["grader"])
 
 
-def fmt(x, unit=""):
-    return "—" if x is None else f"{x:.0f}{unit}"
+def testlog_path(build, setup_name=""):
+    """Meson's test log of the last `meson test` with that setup."""
+    return build / "meson-logs" / (f"testlog-{setup_name}.json" if setup_name else "testlog.json")
 
 
-def main():
+def clear_outputs(build):
+    """Removes the results and test logs of an earlier run, which must not be read as this run's."""
+    shutil.rmtree(build / "results", ignore_errors=True)
+    for old in (build / "meson-logs").glob("testlog*.json"):
+        old.unlink()
+
+
+def archive(build, name, setup_name=""):
+    """Copies the results folder and the test log of the run just done to <build>/selftest/<name>/
+    (results/, testlog.json): the next run overwrites both."""
+    dest = build / ARCHIVE / name
+    shutil.rmtree(dest, ignore_errors=True)
+    dest.mkdir(parents=True)
+    if (build / "results").is_dir():
+        shutil.copytree(build / "results", dest / "results")
+    if testlog_path(build, setup_name).is_file():
+        shutil.copy2(testlog_path(build, setup_name), dest / "testlog.json")
+    return dest
+
+
+def run_repetition(ref, sta, ref_which, sta_which, name, log):
+    """One test phase: the references (lessons, known-bad, unit tests), then the starters, each
+    archived under `name`; returns the repetition as load_run reads it."""
+    for b in (ref, sta):
+        clear_outputs(b)
+    sh(["meson", "test", "-C", str(ref), "--no-rebuild"] + ref_which, log, check=False)
+    sh(["meson", "test", "-C", str(sta), "--no-rebuild"] + sta_which, log, check=False)
+    return load_run(archive(ref, name), archive(sta, name))
+
+
+def run_memcheck(ref, which, timeout, log):
+    """The references under compute-sanitizer memcheck, bounded in time: {"timed_out", "tests"}."""
+    clear_outputs(ref)
+    rc = sh(["meson", "test", "-C", str(ref), "--no-rebuild", "--setup", "memcheck"] + which, log, check=False,
+            timeout=timeout)
+    dest = archive(ref, "memcheck", "memcheck")
+    return {"timed_out": rc == 124, "tests": {} if rc == 124 else read_testlog(dest / "testlog.json")}
+
+
+def positive_int(text):
+    """argparse type: an integer >= 1."""
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def parse_args(argv=None):
+    """The command line (see the module docstring)."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--lessons", default="", help="comma-separated test names (default: all)")
+    ap.add_argument("--repeat", type=positive_int, default=1, metavar="N",
+                    help="run the test phase N times after one build; any verdict that changes is a problem")
     ap.add_argument("--memcheck", action="store_true", help="also run the references under compute-sanitizer memcheck")
     ap.add_argument("--memcheck-timeout", type=int, default=300, help="seconds the memcheck run may take")
     ap.add_argument("--build-root", default=str(ROOT / "build-selftest"))
-    args = ap.parse_args()
+    return ap.parse_args(argv)
+
+
+def main(argv=None):
+    """Builds, runs the repetitions (and memcheck), prints and writes the report; 1 on any problem."""
+    args = parse_args(argv)
     root = pathlib.Path(args.build_root)
     root.mkdir(parents=True, exist_ok=True)
     log = root / "selftest.log"
@@ -82,104 +641,26 @@ def main():
     setup(ref, "solutions", log)
     setup(sta, "starter", log)
     # Build everything up front, in parallel: the tests then only run.
-    sh(["ninja", "-C", str(ref)] + [t for t in targets(ref)], log)
-    sh(["ninja", "-C", str(sta)] + [t for t in targets(sta)], log)
-    for b in (ref, sta):  # results of an earlier run must not be read as this run's
-        shutil.rmtree(b / "results", ignore_errors=True)
-        shutil.rmtree(b / "results-timed", ignore_errors=True)
-        for old in (b / "meson-logs").glob("testlog*.json"):
-            old.unlink()
-    only = [x for x in args.lessons.split(",") if x]
-    sel = only if only else []
-    which = sel_bad(ref, sel) if sel else ["--suite", "lessons", "--suite", "known-bad", "--suite", "grader"]
-    sh(["meson", "test", "-C", str(ref), "--no-rebuild"] + which, log, check=False)
-    ref_tests = test_results(ref)
-    sh(["meson", "test", "-C", str(sta), "--no-rebuild"] + (sel or ["--suite", "lessons"]), log, check=False)
-    sta_tests = test_results(sta)
-    mem_tests = {}
-    if args.memcheck:  # keep the timed results apart: the memcheck run writes its own
-        shutil.rmtree(ref / "results-timed", ignore_errors=True)
-        shutil.move(str(ref / "results"), str(ref / "results-timed"))
-        rc = sh(["meson", "test", "-C", str(ref), "--no-rebuild", "--setup", "memcheck"] + (sel or ["--suite", "lessons"]),
-                log, check=False, timeout=args.memcheck_timeout)
-        mem_tests = test_results(ref, "memcheck") if rc != 124 else {"(all)": ("TIMEOUT", 124)}
+    sh(["ninja", "-C", str(ref)] + targets(ref), log)
+    sh(["ninja", "-C", str(sta)] + targets(sta), log)
+    for b in (ref, sta):  # repetitions of an earlier self-test must not be read as this one's
+        shutil.rmtree(b / ARCHIVE, ignore_errors=True)
+    sel = [x for x in args.lessons.split(",") if x]
+    ref_which = sel_bad(ref, sel) if sel else ["--suite", "lessons", "--suite", "known-bad", "--suite", "grader"]
+    sta_which = sel or ["--suite", "lessons"]
+    runs = [run_repetition(ref, sta, ref_which, sta_which, f"rep{k}", log) for k in range(1, args.repeat + 1)]
+    memcheck = run_memcheck(ref, sel or ["--suite", "lessons"], args.memcheck_timeout, log) if args.memcheck else None
 
-    lessons = sorted({n for n in ref_tests if n.startswith("lesson") and "-bad-" not in n})
-    problems, notes, rows, gpu = [], [], [], None
-    for lesson in lessons:
-        r, s = lesson_json(ref, lesson), lesson_json(sta, lesson)
-        if r is None and ref_tests[lesson][1] == 77:
-            problems.append(f"{lesson}: SKIP — no usable GPU")
-            continue
-        if r is None:
-            problems.append(f"{lesson}: the references produced no results ({ref_tests.get(lesson)})")
-            continue
-        gpu = gpu or r["gpu"]["name"]
-        bad = {n: v for n, v in ref_tests.items() if n.startswith(lesson + "-bad-")}
-        starter = {e["exercise"]: e for e in (s or {}).get("exercises", [])}
-        for e in r["exercises"]:
-            ex = e["exercise"]
-            teaching = ex.split(" ")[0].endswith(".0")
-            st = starter.get(ex, {})
-            prefix = ex.split(" ")[0]
-            kb = [f"{n.split('-bad-')[1]}:{'ok' if v[0] == 'OK' else v[0]}" for n, v in sorted(bad.items())
-                  if (lesson_json(ref, n) or {}).get("exercises") and
-                  lesson_json(ref, n)["exercises"][0]["exercise"].split(" ")[0] == prefix]
-            ratio = f"{e['figure'] / e['threshold']:.2f}" if e.get("figure") and e.get("threshold") else "—"
-            rows.append([ex, e["verdict"], fmt(e.get("figure")), fmt(e.get("threshold")), ratio,
-                         fmt(100 * e["fraction_of_ceiling"], "%") if e.get("fraction_of_ceiling") else "—",
-                         fmt(100 * e["figure"] / e["vendor_gbs"], "%") if e.get("figure") and e.get("vendor_gbs") else "—",
-                         (st.get("verdict", "—") + (f" [{st['reason']}]" if st.get("reason") not in (None, "none") else "")),
-                         fmt(st.get("figure") or st.get("naive_figure") or e.get("naive_figure")), " ".join(kb) or "—"])
-            if teaching:
-                continue
-            if e["verdict"] != "PASS":
-                problems.append(f"{ex}: reference {e['verdict']} [{e['reason']}] {e['message'][:200]}")
-            if e.get("figure") and e.get("threshold") and e["figure"] < 1.1 * e["threshold"]:
-                problems.append(f"{ex}: reference only {e['figure'] / e['threshold']:.2f} x its threshold (need >= 1.1)")
-            if st.get("verdict") != "FAIL" and not e.get("overlaps_previous"):
-                problems.append(f"{ex}: starter {st.get('verdict', 'not run')} — it must fail")
-            if st.get("verdict") != "FAIL" and e.get("overlaps_previous"):
-                notes.append(f"{ex}: starter {st.get('verdict')} (allowed: {e['overlaps_previous'][:90]}...)")
-        for n, v in sorted(bad.items()):
-            if v[0] != "OK":
-                problems.append(f"{n}: known-bad variant not rejected as expected ({v[0]}, exit {v[1]})")
-        if mem_tests and "(all)" not in mem_tests and mem_tests.get(lesson, ("?",))[0] not in ("OK",):
-            problems.append(f"{lesson}: memcheck {mem_tests.get(lesson)}")
-
-    head = ["exercise", "ref", "ref figure", "threshold", "ref/thr", "ref % ceil", "ref % vendor", "starter", "naive fig", "known-bad"]
-    widths = [max(len(str(x)) for x in col) for col in zip(head, *rows)] if rows else [len(h) for h in head]
-    lines = [f"GPU self-test on {gpu or 'no GPU'} · {time.strftime('%Y-%m-%d')} · {time.time() - t0:.0f} s",
-             "| " + " | ".join(h.ljust(w) for h, w in zip(head, widths)) + " |",
-             "|" + "|".join("-" * (w + 2) for w in widths) + "|"]
-    lines += ["| " + " | ".join(str(c).ljust(w) for c, w in zip(row, widths)) + " |" for row in rows]
-    unit_ok = ref_tests.get("grader", ("?",))[0]
-    mem = "not run" if not mem_tests else "timed out" if "(all)" in mem_tests else ", ".join(
-        f"{n} {v[0]}" for n, v in sorted(mem_tests.items()) if n.startswith("lesson"))
-    lines.append(f"grader unit tests: {unit_ok} · memcheck of the references: {mem}")
-    lines += [f"note: {n}" for n in notes]
-    lines.append("all promises hold" if not problems else "PROBLEMS:\n  " + "\n  ".join(problems))
-    text = "\n".join(lines)
+    report = evaluate(runs, memcheck)
+    report.update(date=time.strftime("%Y-%m-%d"), elapsed_s=round(time.time() - t0, 1))
+    text = render_markdown(report)
     print(text)
+    data = json.dumps(report, indent=1) + "\n"
+    (root / "selftest.json").write_text(data)
     if os.environ.get("OUT"):
         pathlib.Path(os.environ["OUT"], "selftest.md").write_text(text + "\n")
-    return 1 if problems else 0
-
-
-def targets(build):
-    """Every lesson executable (they are not built by default)."""
-    out = subprocess.run(["ninja", "-C", str(build), "-t", "targets", "all"], capture_output=True, text=True).stdout
-    return sorted({l.split(":")[0] for l in out.splitlines() if l.split(":")[0].startswith("lesson")
-                   and "." not in l.split(":")[0]} | {"grader/grader_unit_tests"})
-
-
-def sel_bad(build, sel):
-    """With --lessons, the selected lessons and their known-bad tests."""
-    if not sel:
-        return []
-    names = subprocess.run(["meson", "test", "-C", str(build), "--list", "--no-rebuild"], capture_output=True,
-                           text=True, cwd=ROOT).stdout.split()
-    return [n.split(":")[-1] for n in names if any(n.split(":")[-1].startswith(s) for s in sel)] + ["grader"]
+        pathlib.Path(os.environ["OUT"], "selftest.json").write_text(data)
+    return 1 if report["problems"] else 0
 
 
 if __name__ == "__main__":

@@ -52,8 +52,10 @@ constexpr double kDoubleFraction = 0.62;
 struct Shape {
     int rows, cols;
 };
-const Shape kShapes[] = {{1, 1},    {1, 37},  {37, 1},    {31, 33},     {33, 65},
-                         {64, 128}, {65, 63}, {500, 300}, {1023, 1025}, {2049, 777}};
+// 64 × 96 ends exactly on a page boundary (a read one past the end faults) with a partial
+// last column of 64-wide tiles.
+const Shape kShapes[] = {{1, 1},   {1, 37},   {37, 1},  {31, 33},  {33, 65},    {64, 128},
+                         {64, 96}, {65, 63}, {500, 300}, {1023, 1025}, {2049, 777}};
 
 // The timing matrix: about `elements` elements, `cols` wide. Both sides are multiples of 8,
 // so every row starts on a 32-byte sector, and neither is a multiple of 32 (or 64), so the

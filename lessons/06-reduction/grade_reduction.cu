@@ -240,6 +240,17 @@ void grade_speed(grader::Exercise& ex, const Step& step) {
         kBlockSumName, work, [&] { block_sum_ceiling(in.data(), n, ceiling_out.data(), c.scratch.data(), kGradedBlock); }, false);
     CubSum cub(in.data(), n);
     const grader::Baseline vendor = ex.baseline(kCubName, work, [&] { cub(); });
+    // When the step is too slow, the hint depends on whether the kernel beats the step before.
+    const std::string faster = "it is faster than the step before needs to be, but this step asks for more: compare your "
+                               "kernel with theory.md, section \"" + std::string(step.section) +
+                               "\", and your row with the others in the 06.0 table";
+    if (step.number == 7)
+        ex.diagnose_slow({"the fastest kernel shaped like steps 4–6 (the block-sum ceiling)",
+                          [&] { block_sum_ceiling(in.data(), n, ceiling_out.data(), c.scratch.data(), kGradedBlock); },
+                          step.hint, faster});
+    else if (step.number > 1)
+        ex.diagnose_slow({"the speed step " + std::to_string(step.number - 1) + " has to reach", {}, step.hint, faster,
+                          kSteps[step.number - 2].fraction});
     ex.grade(grader::versus(step.against_cub ? vendor : block_sum, step.fraction), c.call);
 }
 

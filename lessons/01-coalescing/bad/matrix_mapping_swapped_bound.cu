@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Known-bad 01.1: coalesced, but the row is checked against cols: right on square
-// matrices, wrong (or out of bounds) on the others. Must be rejected: wrong or bounds.
+// matrices, wrong or out of bounds on the others. On a wide matrix a whole row past the
+// end is read and written, which reaches the unmapped page after a and c (1 × 37 does).
+// Must be rejected: fault, wrong or bounds.
 #include "coalescing.cuh"
 
 namespace {

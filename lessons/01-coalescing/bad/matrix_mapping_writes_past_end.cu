@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Known-bad 01.1: flattens the matrix and uses <= in the bound, so the last thread writes
-// one float past the end of c. Must be rejected: bounds (the guard bytes change).
+// one float past the end of c. Must be rejected: bounds (the guard bytes change), or fault
+// where rows × cols is a multiple of 64 and c[n] is the first byte of the unmapped page.
 #include "coalescing.cuh"
 
 namespace {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Known-bad 02.2: padded, but the write-back reuses the read's bounds check, written for
 // the input's shape. Right on square matrices whose sides are multiples of the tile; on
-// the others the edge tiles write elements that do not exist and skip some that do. Must
-// be rejected: wrong or bounds.
+// the others the edge tiles write elements that do not exist and skip some that do (on a
+// tall matrix, 37 × 1, far past the end of out: the unmapped page). Must be rejected:
+// wrong, bounds or fault.
 #include "bank_conflicts.cuh"
 
 namespace {

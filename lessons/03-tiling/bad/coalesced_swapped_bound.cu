@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Known-bad 03.1: coalesced, but the bounds check compares the row with N and the column
 // with M. Right on square matrices; on the others some elements are never written and
-// others land past the end of C. Must be rejected: wrong or bounds.
+// others land past the end of C, while rows of A past its end are read (far enough, on a
+// wide product, to reach the unmapped page). Must be rejected: wrong, bounds or fault.
 #include "tiling.cuh"
 
 namespace {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Known-bad 03.3: the register-blocked reference with the bounds check on the final stores
 // left out. The edge blocks store their whole 128 × 128 tile: columns past N wrap into the
-// next row of C, rows past M land after its end. Must be rejected: wrong or bounds.
+// next row of C, rows past M land after its end, up to 128 rows past it, in the unmapped
+// page (1 × 1 × 1 already writes C[254]). Must be rejected: fault, wrong or bounds.
 #include "tiling.cuh"
 
 namespace {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Known-bad 06.1: step 1 with the notes' load, which has no bound check: the last block
-// reads up to blockDim.x - 1 values past the end of its input. On floats the extra values
-// (the grader's guard bytes, about -4.7e-15 each) hide inside the tolerance; on integers
-// each one adds 0xA7A7A7A7. Must be rejected: wrong (or fault under memcheck).
+// reads up to blockDim.x - 1 values past the end of its input. Within the guard bytes
+// (n = 1 at block size 32 or 64) they are 0x7F7F7F7F as ints, NaN as floats; further on
+// they are the unmapped page (n = 1 at 128 and up). Must be rejected: wrong or fault.
 #include "kernel_decomposition.cuh"
 #include "reduction.cuh"
 

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+// Known-bad 01.1: the reference mapping, but only a call with new arguments adds every
+// row; a repeat of the previous call (the checks call each shape once, the timed calls
+// repeat one) adds only the first 40 % of the rows. Must be rejected: wrong (after the
+// second timed call the rows left out still hold the poison: "never written").
+#include "coalescing.cuh"
+
+namespace {
+
+constexpr int kWidth = 32, kHeight = 8, kRows = 4;  // a block covers 32 columns × 32 rows
+
+__global__ void add_matrices_kernel(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c,
+                                    int rows, int cols) {
+    int col = blockIdx.x * kWidth + threadIdx.x;
+    int row0 = blockIdx.y * (kHeight * kRows) + threadIdx.y;
+    if (col >= cols) return;
+    float va[kRows], vb[kRows];
+#pragma unroll
+    for (int r = 0; r < kRows; ++r) {
+        int row = row0 + r * kHeight;
+        size_t i = size_t(row) * cols + col;
+        va[r] = row < rows ? a[i] : 0.f;
+        vb[r] = row < rows ? b[i] : 0.f;
+    }
+#pragma unroll
+    for (int r = 0; r < kRows; ++r) {
+        int row = row0 + r * kHeight;
+        if (row < rows) c[size_t(row) * cols + col] = va[r] + vb[r];
+    }
+}
+
+}  // namespace
+
+void add_matrices(const float* a, const float* b, float* c, int rows, int cols) {
+    if (rows <= 0 || cols <= 0) return;
+    // Repeats of the previous call, counted: the first call with these arguments does it all.
+    static const float *last_a = nullptr, *last_b = nullptr;
+    static float* last_c = nullptr;
+    static int last_rows = -1, last_cols = -1;
+    static long repeats = 0;
+    const bool same = a == last_a && b == last_b && c == last_c && rows == last_rows && cols == last_cols;
+    repeats = same ? repeats + 1 : 0;
+    last_a = a, last_b = b, last_c = c, last_rows = rows, last_cols = cols;
+    const int done = repeats == 0 ? rows : rows * 2 / 5;  // the bug: the rest is skipped
+    if (done <= 0) return;
+    dim3 block(kWidth, kHeight);
+    dim3 grid((cols + kWidth - 1) / kWidth, (done + kHeight * kRows - 1) / (kHeight * kRows));
+    add_matrices_kernel<<<grid, block>>>(a, b, c, done, cols);
+}

@@ -1,0 +1,336 @@
+# SPDX-License-Identifier: MIT
+"""Tests of tools/gpu_selftest.py without a GPU: synthetic results folders (schema v1) and Meson
+test logs go in, the self-test's rows, margin checks, flips and problems come out.
+
+Run from the repository root: python3 -m unittest discover -s tools/tests -t .
+"""
+import importlib.util
+import json
+import pathlib
+import re
+import tempfile
+import unittest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def load_selftest():
+    """The self-test script as a module (it is a script in tools/, not an installed package)."""
+    spec = importlib.util.spec_from_file_location("gpu_selftest", ROOT / "tools" / "gpu_selftest.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+gps = load_selftest()
+
+
+def exercise(name, verdict="PASS", reason="none", figure=None, threshold=None, note="", vendor=None, unit="GB/s"):
+    """One entry of a results file's "exercises", as the grader writes it."""
+    figures, labels = {}, {}
+    if figure is not None:
+        figures.update(figure=figure, median_ms=1.0, runs=21)
+        labels["unit"] = unit
+    if threshold is not None:
+        figures.update(threshold=threshold, ceiling=2 * threshold, fraction_of_ceiling=(figure or 0) / (2 * threshold))
+    if vendor is not None:
+        figures["vendor_figure"] = vendor
+    return {"exercise": name, "verdict": verdict, "reason": reason, "message": f"{verdict} {reason}", "hint": "",
+            "theory": "", "note": note, "perf_graded": threshold is not None, "fraction": 0.5,
+            "figures": figures, "labels": labels}
+
+
+def results_doc(test, exercises, **fields):
+    """A whole results file of schema v1; `fields` override the defaults."""
+    doc = {"schema": "cuda-lessons-results", "schema_version": 1, "test": test, "lesson": "01",
+           "title": "Memory coalescing", "theory": "lessons/01-coalescing/theory.md", "submission": "/x/solutions",
+           "grader_revision": "v0-test", "timestamp": "2026-11-22T01:02:03Z", "seed": "123", "threshold_scale": 1,
+           "sanitizer": "", "filters": [], "expect_reject": [], "status": "graded", "status_message": "",
+           "gpu": {"name": "NVIDIA H200", "arch": "sm_90", "sms": 132, "l2_bytes": 62914560, "memory_bytes": 1 << 37},
+           "ceilings": {"copy_gbs": 4211, "dram_gbs": 4814, "fma_gflops": 59828}, "exercises": exercises,
+           "summary": {}, "exit_code": 0, "wall_s": 6.6}
+    doc.update(fields)
+    return doc
+
+
+def bad_doc(name, exercise_name=None, filters=("-tc=01.1*",)):
+    """A known-bad test's results file: the one exercise it ran (if any) and its filter."""
+    ran = [exercise(exercise_name, "FAIL", "fault")] if exercise_name else []
+    return results_doc("lesson01-" + name, ran, filters=list(filters), expect_reject=["fault"])
+
+
+def write_folder(folder, docs, tests):
+    """An archived run as the self-test keeps it: results/<test>.json and Meson's testlog.json.
+    tests: {test name: result} or {test name: (result, duration)}."""
+    (folder / "results").mkdir(parents=True)
+    for doc in docs:
+        (folder / "results" / f"{doc['test']}.json").write_text(json.dumps(doc))
+    lines = []
+    for name, value in tests.items():
+        result, duration = value if isinstance(value, tuple) else (value, 1.0)
+        lines.append(json.dumps({"name": f"cuda-lessons:lessons+01-coalescing / {name}", "result": result,
+                                 "returncode": 0 if result == "OK" else 1, "duration": duration}))
+    (folder / "testlog.json").write_text("\n".join(lines) + "\n")
+
+
+TEACHING = exercise("01.0 access patterns", "INFO")
+
+
+class Scenario(unittest.TestCase):
+    """Each test writes one or more repetitions of lesson01 into a temporary folder."""
+
+    def setUp(self):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        self.dir = pathlib.Path(tmp.name)
+
+    def rep(self, k, ref, starter, bad=(), duration=6.6):
+        """Repetition k: the references' exercises, the starters', known-bad (doc, Meson result) pairs."""
+        ref_dir, sta_dir = self.dir / "ref" / f"rep{k}", self.dir / "sta" / f"rep{k}"
+        tests = {"lesson01": ("OK", duration), "grader": "OK", **{doc["test"]: result for doc, result in bad}}
+        write_folder(ref_dir, [results_doc("lesson01", [TEACHING] + ref)] + [doc for doc, _ in bad], tests)
+        write_folder(sta_dir, [results_doc("lesson01", [TEACHING] + starter, submission="/x/starter")],
+                     {"lesson01": "FAIL"})
+        return gps.load_run(ref_dir, sta_dir)
+
+    def row(self, report, prefix):
+        """The report's row of exercise `prefix` ("01.1")."""
+        return next(r for r in report["rows"] if r["number"] == prefix)
+
+
+class Margins(Scenario):
+    def test_passing_reference_and_failing_starter_hold(self):
+        report = gps.evaluate([self.rep(1, [exercise("01.1 mapping", figure=1500, threshold=1000, vendor=1600)],
+                                        [exercise("01.1 mapping", "FAIL", "slow", figure=500, threshold=1000)])])
+        self.assertEqual(report["problems"], [])
+        reps = self.row(report, "01.1")["reps"][0]
+        self.assertAlmostEqual(reps["ref_thr"], 1.5)
+        self.assertAlmostEqual(reps["thr_starter"], 2.0)
+        self.assertAlmostEqual(reps["pct_vendor"], 1500 / 1600 * 100)
+        self.assertTrue(self.row(report, "01.0")["teaching"])
+        text = gps.render_markdown(report)
+        self.assertIn("| ref/thr", text)
+        self.assertIn("thr/starter", text)
+        self.assertIn("figures in GB/s: 01.1", text)
+        self.assertTrue(text.endswith("all promises hold"))
+        json.dumps(report)  # the report is what selftest.json holds: it must serialize as it is
+
+    def test_reference_below_margin_is_a_problem(self):
+        report = gps.evaluate([self.rep(1, [exercise("01.1 mapping", figure=1050, threshold=1000)],
+                                        [exercise("01.1 mapping", "FAIL", "slow", figure=500, threshold=1000)])])
+        self.assertEqual(report["problems"], ["01.1 mapping: reference only 1.05 x its threshold (need >= 1.10)"])
+        self.assertIn("PROBLEMS:", gps.render_markdown(report))
+
+    def test_reference_exactly_at_margin_holds(self):
+        report = gps.evaluate([self.rep(1, [exercise("01.1 mapping", figure=1100, threshold=1000)],
+                                        [exercise("01.1 mapping", "FAIL", "slow", figure=900, threshold=990)])])
+        self.assertEqual(report["problems"], [])
+
+    def test_starter_within_margin_of_threshold_is_a_problem(self):
+        report = gps.evaluate([self.rep(1, [exercise("01.1 mapping", figure=1500, threshold=1000)],
+                                        [exercise("01.1 mapping", "FAIL", "slow", figure=950, threshold=1000)])])
+        self.assertEqual(report["problems"], ["01.1 mapping: threshold only 1.05 x the starter's figure (need >= 1.10)"])
+
+    def test_starter_that_passes_is_a_problem(self):
+        report = gps.evaluate([self.rep(1, [exercise("01.1 mapping", figure=1500, threshold=1000)],
+                                        [exercise("01.1 mapping", figure=1200, threshold=1000)])])
+        self.assertEqual(report["problems"], ["01.1 mapping: starter PASS — it must fail"])
+
+    def test_starter_failing_for_another_reason_has_no_starter_margin(self):
+        report = gps.evaluate([self.rep(1, [exercise("01.1 mapping", figure=1500, threshold=1000)],
+                                        [exercise("01.1 mapping", "FAIL", "wrong")])])
+        self.assertEqual(report["problems"], [])
+
+    def test_overlap_note_exempts_the_starter_side(self):
+        ref = [exercise("06.6 step 6", figure=1500, threshold=1000, note="the threshold overlaps the previous step")]
+        passing = gps.evaluate([self.rep(1, ref, [exercise("06.6 step 6", figure=1020, threshold=1000)])])
+        self.assertEqual(passing["problems"], [])
+        self.assertEqual(len(passing["notes"]), 1)
+        self.assertIn("06.6 step 6: starter PASS (allowed: the threshold overlaps", passing["notes"][0])
+        close = gps.evaluate([self.rep(2, ref, [exercise("06.6 step 6", "FAIL", "slow", figure=980, threshold=1000)])])
+        self.assertEqual(close["problems"], [])
+        self.assertEqual(close["notes"], [])
+
+    def test_overlap_note_keeps_the_reference_side(self):
+        report = gps.evaluate([self.rep(1, [exercise("06.6 step 6", figure=1050, threshold=1000, note="overlap")],
+                                        [exercise("06.6 step 6", figure=1020, threshold=1000)])])
+        self.assertEqual(report["problems"], ["06.6 step 6: reference only 1.05 x its threshold (need >= 1.10)"])
+        self.assertEqual(len(report["notes"]), 1)
+        self.assertIn("starter PASS (allowed: overlap", report["notes"][0])
+
+
+class Repetitions(Scenario):
+    def test_flipped_reference_verdict_is_reported(self):
+        runs = [self.rep(1, [exercise("01.1 mapping", figure=1500, threshold=1000)],
+                         [exercise("01.1 mapping", "FAIL", "slow", figure=500, threshold=1000)], duration=6.6),
+                self.rep(2, [exercise("01.1 mapping", "FAIL", "slow", figure=900, threshold=1000)],
+                         [exercise("01.1 mapping", "FAIL", "wrong")], duration=7.04)]
+        report = gps.evaluate(runs)
+        flips = {(f["kind"], f["name"]): f["values"] for f in report["flips"]}
+        self.assertEqual(flips[("reference", "01.1 mapping")], ["PASS", "FAIL [slow]"])
+        self.assertEqual(flips[("starter", "01.1 mapping")], ["FAIL [slow]", "FAIL [wrong]"])
+        self.assertIn("01.1 mapping: reference flips: rep1 PASS, rep2 FAIL [slow]", report["problems"])
+        self.assertIn("01.1 mapping: starter flips: rep1 FAIL [slow], rep2 FAIL [wrong]", report["problems"])
+        self.assertIn("01.1 mapping: reference FAIL [slow] FAIL slow (repetition 2 of 2)", report["problems"])
+        self.assertEqual(self.row(report, "01.1")["summary"]["ref_thr"], (0.9, 1.5))
+        text = gps.render_markdown(report)
+        self.assertIn("0.90..1.50", text)
+        self.assertIn("PASS / FAIL [slow]", text)
+        self.assertIn("wall time per lesson (references): lesson01 6.6..7.0 s", text)
+
+    def test_steady_repetitions_show_spans_and_no_flip(self):
+        runs = [self.rep(k, [exercise("01.1 mapping", figure=fig, threshold=1000)],
+                         [exercise("01.1 mapping", "FAIL", "slow", figure=500, threshold=1000)])
+                for k, fig in ((1, 1400), (2, 1500), (3, 1450))]
+        report = gps.evaluate(runs)
+        self.assertEqual(report["flips"], [])
+        self.assertEqual(report["problems"], [])
+        self.assertIn("| 1.40..1.50 ", gps.render_markdown(report))
+        self.assertEqual(report["wall_times"], {"lesson01": [6.6, 6.6, 6.6]})
+
+    def test_known_bad_flip_is_reported(self):
+        ref = [exercise("01.1 mapping", figure=1500, threshold=1000)]
+        sta = [exercise("01.1 mapping", "FAIL", "wrong")]
+        runs = [self.rep(1, ref, sta, bad=[(bad_doc("bad-faults", "01.1 mapping"), "OK")]),
+                self.rep(2, ref, sta, bad=[(bad_doc("bad-faults", "01.1 mapping"), "FAIL")])]
+        report = gps.evaluate(runs)
+        self.assertEqual([f["name"] for f in report["flips"]], ["lesson01-bad-faults"])
+        self.assertIn("lesson01-bad-faults: known-bad flips: rep1 OK, rep2 FAIL", report["problems"])
+        self.assertIn("faults:OK/FAIL", gps.render_markdown(report))
+
+    def test_overlap_starter_flip_is_a_note(self):
+        ref = [exercise("06.6 step 6", figure=1500, threshold=1000, note="overlap")]
+        runs = [self.rep(1, ref, [exercise("06.6 step 6", figure=1020, threshold=1000)]),
+                self.rep(2, ref, [exercise("06.6 step 6", "FAIL", "slow", figure=990, threshold=1000)])]
+        report = gps.evaluate(runs)
+        self.assertEqual(report["problems"], [])
+        self.assertTrue(report["flips"][0]["exempt"])
+        self.assertTrue(any("starter flips" in n for n in report["notes"]))
+
+
+class KnownBad(Scenario):
+    def test_known_bad_tests_map_to_their_exercise(self):
+        report = gps.evaluate([self.rep(
+            1,
+            [exercise("01.1 mapping", figure=1500, threshold=1000), exercise("01.2 particles", figure=1500, threshold=1000)],
+            [exercise("01.1 mapping", "FAIL", "wrong"), exercise("01.2 particles", "FAIL", "wrong")],
+            bad=[(bad_doc("bad-faults", "01.1 mapping"), "OK"),  # mapped through the exercise it ran
+                 (bad_doc("bad-chunked", None, ["-tc=01.2*"]), "FAIL"),  # ran nothing: mapped through its filter
+                 (bad_doc("bad-unknown", None, []), "OK")])])  # neither: listed apart
+        self.assertEqual(self.row(report, "01.1")["summary"]["known_bad"], {"lesson01-bad-faults": ["OK"]})
+        self.assertEqual(self.row(report, "01.2")["summary"]["known_bad"], {"lesson01-bad-chunked": ["FAIL"]})
+        self.assertEqual(report["unmapped_known_bad"], ["lesson01-bad-unknown"])
+        self.assertEqual(report["problems"], ["lesson01-bad-chunked: known-bad variant not rejected as expected (FAIL, exit 1)"])
+        text = gps.render_markdown(report)
+        self.assertIn("faults:ok", text)
+        self.assertIn("chunked:FAIL", text)
+
+    def test_filter_forms(self):
+        self.assertEqual(gps.bad_exercise({"exercises": [], "filters": ["-tc=06.5*"]}), "06.5")
+        self.assertEqual(gps.bad_exercise({"exercises": [], "filters": ["-tce=06.1*", "-tc=06.3 step 3*"]}), "06.3")
+        self.assertIsNone(gps.bad_exercise({"exercises": [], "filters": []}))
+        self.assertIsNone(gps.bad_exercise(None))
+
+
+class Reading(Scenario):
+    def test_other_schema_version_is_reported_not_fatal(self):
+        self.rep(1, [exercise("01.1 mapping", figure=1500, threshold=1000)],
+                 [exercise("01.1 mapping", "FAIL", "wrong")])
+        path = self.dir / "ref" / "rep1" / "results" / "lesson01.json"
+        doc = json.loads(path.read_text())
+        doc["schema_version"] = 2
+        path.write_text(json.dumps(doc))
+        report = gps.evaluate([gps.load_run(self.dir / "ref" / "rep1", self.dir / "sta" / "rep1")])
+        self.assertEqual(len(report["problems"]), 1, report["problems"])
+        self.assertIn("schema_version 2", report["problems"][0])
+        self.assertEqual(report["rows"], [])
+        self.assertIn("schema_version 2", gps.render_markdown(report))
+
+    def test_unreadable_and_foreign_files_are_reported(self):
+        folder = self.dir / "results"
+        folder.mkdir()
+        (folder / "lesson01.json").write_text("{not json")
+        (folder / "lesson02.json").write_text(json.dumps({"schema": "something-else", "schema_version": 1}))
+        (folder / "lesson03.json").write_text(json.dumps([1, 2]))
+        (folder / "lesson06.json").write_text(json.dumps(results_doc("lesson06", [])))
+        read = gps.read_results_dir(folder)
+        self.assertEqual(list(read["docs"]), ["lesson06"])
+        self.assertEqual(sorted(read["invalid"]), ["lesson01", "lesson02", "lesson03"])
+
+    def test_stand_in_results_are_problems(self):
+        ref_dir, sta_dir = self.dir / "ref", self.dir / "sta"
+        write_folder(ref_dir, [results_doc("lesson01", [], status="missing_files", status_message="missing in x: a.cu",
+                                           gpu=None)], {"lesson01": "FAIL", "grader": "OK"})
+        write_folder(sta_dir, [], {})
+        report = gps.evaluate([gps.load_run(ref_dir, sta_dir)])
+        self.assertEqual(report["problems"], ["lesson01: references missing_files: missing in x: a.cu"])
+        self.assertIsNone(report["gpu"])
+
+    def test_nothing_ran_is_a_problem(self):
+        ref_dir, sta_dir = self.dir / "ref", self.dir / "sta"
+        write_folder(ref_dir, [], {})
+        write_folder(sta_dir, [], {})
+        report = gps.evaluate([gps.load_run(ref_dir, sta_dir)])
+        self.assertEqual(report["problems"], ["no lesson test ran (the build root's selftest.log says why)",
+                                              "grader unit tests: not run"])
+        self.assertFalse(gps.render_markdown(report).endswith("all promises hold"))
+
+    def test_sanitizer_results_files_belong_to_their_test(self):
+        run = self.rep(1, [exercise("01.1 mapping", figure=1500, threshold=1000)], [exercise("01.1 mapping", "FAIL", "wrong")])
+        folder = self.dir / "ref" / "rep1" / "results"
+        racecheck = bad_doc("bad-unsynced", "01.1 mapping", ["-tc=01.1*"])
+        racecheck["sanitizer"] = "racecheck"
+        (folder / "lesson01-bad-unsynced.racecheck.json").write_text(json.dumps(racecheck))
+        memcheck = results_doc("lesson01", [exercise("01.1 mapping", "FAIL", "fault")], sanitizer="memcheck")
+        (folder / "lesson01.memcheck.json").write_text(json.dumps(memcheck))
+        read = gps.read_results_dir(folder)
+        self.assertEqual(sorted(read["docs"]), ["lesson01", "lesson01-bad-unsynced"])
+        self.assertEqual(read["docs"]["lesson01"]["sanitizer"], "")  # the timed run is the one kept
+        run["ref"] = read
+        run["ref_tests"]["lesson01-bad-unsynced"] = {"result": "OK", "returncode": 0, "duration": 1.0}
+        report = gps.evaluate([run])
+        self.assertEqual(report["problems"], [])
+        self.assertEqual(self.row(report, "01.1")["summary"]["known_bad"], {"lesson01-bad-unsynced": ["OK"]})
+
+    def test_teaching_flag_of_the_results_file(self):
+        table = exercise("01.5 a table", "FAIL", "fault")
+        table["teaching"] = True
+        report = gps.evaluate([self.rep(1, [table], [exercise("01.5 a table", "INFO")])])
+        self.assertTrue(self.row(report, "01.5")["teaching"])
+        self.assertEqual(report["problems"], ["01.5 a table: teaching table FAIL [fault] FAIL fault"])
+
+    def test_archived_run_reads_back(self):
+        """archive() keeps a run where load_run() reads it, including a setup's own test log."""
+        build = self.dir / "build"
+        write_folder(build, [results_doc("lesson01", [exercise("01.1 mapping", figure=1500, threshold=1000)])], {})
+        (build / "meson-logs").mkdir()
+        (build / "testlog.json").rename(build / "meson-logs" / "testlog-memcheck.json")
+        dest = gps.archive(build, "memcheck", "memcheck")
+        self.assertEqual(dest, build / gps.ARCHIVE / "memcheck")
+        run = gps.load_run(dest, dest)
+        self.assertEqual(list(run["ref"]["docs"]), ["lesson01"])
+        gps.clear_outputs(build)
+        self.assertFalse((build / "results").exists())
+        self.assertEqual(list((build / "meson-logs").glob("testlog*.json")), [])
+        self.assertTrue((dest / "results" / "lesson01.json").is_file())
+
+    def test_meson_test_names(self):
+        self.assertEqual(gps.test_name("cuda-lessons:lessons+01-coalescing / lesson01"), "lesson01")
+        self.assertEqual(gps.test_name("lessons - cuda-lessons:lesson01-bad-faults"), "lesson01-bad-faults")
+        self.assertEqual(gps.test_name("grader"), "grader")
+        self.assertEqual(gps.test_name("known-bad+01-coalescing - cuda-lessons:lesson01-bad-faults"), "lesson01-bad-faults")
+
+
+class Docs(unittest.TestCase):
+    def test_thresholds_doc_states_the_margin(self):
+        """docs/thresholds.md, section "Margins", states the margin this script enforces."""
+        text = (ROOT / "docs" / "thresholds.md").read_text()
+        match = re.search(r"^(#+) Margins\b.*?$(.*?)(?=^#{1,2} |\Z)", text, re.M | re.S)
+        self.assertIsNotNone(match, 'docs/thresholds.md has no section "Margins"')
+        self.assertIn(f"{gps.MARGIN:.2f}", match.group(2),
+                      f'docs/thresholds.md, section "Margins", does not state the margin {gps.MARGIN:.2f} '
+                      "that tools/gpu_selftest.py enforces")
+
+
+if __name__ == "__main__":
+    unittest.main()
