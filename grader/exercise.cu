@@ -125,16 +125,23 @@ Baseline Exercise::baseline(const std::string& name, Work work, const std::funct
 }
 
 std::string Exercise::slow_hint(const Timing& student, const Target& t, const Performance& p) {
-    double other_ms = 0;
-    if (diagnosis_.launch) other_ms = time_launch(diagnosis_.launch).median_ms;
-    else if (diagnosis_.below_fraction > 0) other_ms = t.floor_ms / (diagnosis_.below_fraction * threshold_scale());
-    if (!(other_ms > 0)) return hint_;
-    const double speed = other_ms / student.median_ms;  // > 1: the student's is faster
-    const std::string measured = format("your kernel reaches %.0f ", t.figure(p, student.median_ms)) + t.unit() +
-                                 format(", %.2f× the speed of ", speed) + diagnosis_.label +
-                                 format(" (%.0f ", t.figure(p, other_ms)) + t.unit() + ")";
-    return speed <= kAsSlowFactor ? measured + ": " + diagnosis_.if_as_slow
-                                  : measured + ", so that is not what holds it back: " + diagnosis_.if_faster;
+    const SlowDiagnosis& d = diagnosis_;
+    const std::string yours = format("your kernel reaches %.0f ", t.figure(p, student.median_ms)) + t.unit();
+    if (d.launch) {
+        const double other_ms = time_launch(d.launch).median_ms;
+        const double speed = other_ms / student.median_ms;  // > 1: the student's is faster
+        const std::string measured = yours + format(", %.2f× ", speed) + d.label +
+                                     format(" (%.0f ", t.figure(p, other_ms)) + t.unit() + ", measured now)";
+        return speed <= kAsSlowFactor ? measured + ": " + d.if_like
+                                      : measured + ", so that is not what holds it back: " + d.otherwise;
+    }
+    if (d.previous_fraction > 0) {
+        const double line_ms = t.floor_ms / (d.previous_fraction * threshold_scale());
+        const std::string line = " " + d.label + format(" (%.0f ", t.figure(p, line_ms)) + t.unit() + ")";
+        return student.median_ms <= line_ms ? yours + ", as fast as" + line + " but no faster: " + d.if_like
+                                            : yours + ", slower than" + line + ": " + d.otherwise;
+    }
+    return hint_;
 }
 
 void Exercise::grade(const Performance& p, Call& call) {

@@ -50,17 +50,19 @@ struct ExerciseRegistration {
     explicit ExerciseRegistration(const char* name);
 };
 
-/// What the student's kernel is compared with when it is too slow, so that the hint fits what
-/// was measured: a kernel as slow as `label` gets `if_as_slow`, a faster one that still
-/// misses gets `if_faster`. `label` is measured one of two ways: `launch`, a grader-owned
-/// kernel shaped like the version the student starts from, timed on the same data; or,
-/// without a kernel, `below_fraction` of the exercise's ceiling (e.g. the previous step's
-/// threshold).
+/// What a too-slow kernel is compared with, so that the hint fits what was measured. A kernel
+/// that performs like the version the exercise starts from gets `if_like` (make this step's
+/// change); any other gets `otherwise`. The comparison is one of two:
+/// - `launch`: a grader-owned kernel shaped like the starting version, timed on the same
+///   data; "like" means at most 1.15 × its speed, `label` names it ("the speed of …");
+/// - `previous_fraction`: the previous step's required fraction of the same ceiling; "like"
+///   means at or above that line, `label` names it ("what step 2 must reach"); a kernel below
+///   it is slower than the step it started from.
 struct SlowDiagnosis {
     std::string label;
     std::function<void()> launch;
-    std::string if_as_slow, if_faster;
-    double below_fraction = 0;
+    std::string if_like, otherwise;
+    double previous_fraction = 0;
 };
 
 class Exercise {

@@ -180,7 +180,7 @@ GRADER_EXERCISE("01.1 matrix mapping") {
         ex.expect_each(c.download(), n, [&](size_t i) { return sum_entry(ha, hb, i); }, call.context());
     });
     const dim3 naive_block(16, 16), naive_grid((rows + 15) / 16, (cols + 15) / 16);
-    ex.diagnose_slow({"a mapping whose threadIdx.x walks down a column",
+    ex.diagnose_slow({"the speed of a mapping whose threadIdx.x walks down a column",
                       [&] { add_column_walk<<<naive_grid, naive_block>>>(a.data(), b.data(), c.data(), rows, cols); },
                       "let threadIdx.x select the column, so that a warp reads 32 consecutive floats of one row",
                       "the accesses look coalesced, but too few bytes are in flight: give each thread several "

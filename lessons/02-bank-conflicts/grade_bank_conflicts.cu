@@ -312,8 +312,8 @@ template <class T>
 struct SlowLike {
     const char* label;
     Transpose<T> launch;
-    const char* if_as_slow;
-    const char* if_faster;
+    const char* if_like;
+    const char* otherwise;
 };
 
 // Checks one transpose launcher on every shape (exact results, three input distributions)
@@ -351,8 +351,8 @@ void check_and_grade(grader::Exercise& ex, const char* name, Transpose<T> transp
     call.input(in, host, "in").output(out, "out").verify([&] {
         ex.expect_close(out.download(), transposed(host, t.rows, t.cols), grader::Tolerance{}, call.context());
     });
-    ex.diagnose_slow({slow_like.label, [&] { slow_like.launch(in.data(), out.data(), t.rows, t.cols); }, slow_like.if_as_slow,
-                      slow_like.if_faster});
+    ex.diagnose_slow({slow_like.label, [&] { slow_like.launch(in.data(), out.data(), t.rows, t.cols); }, slow_like.if_like,
+                      slow_like.otherwise});
     ex.grade(grader::memory_bound(work.bytes, fraction), call);
 }
 
@@ -369,7 +369,7 @@ GRADER_EXERCISE("02.1 tiled transpose") {
     ex.theory("The transpose through a tile");
     ex.hint("stage a tile in shared memory so that the global reads and the global writes are both coalesced");
     check_and_grade<float>(ex, "transpose_tiled", transpose_tiled, kFloatCols, kTiledFraction,
-                           {"the naive transpose", launch_naive<float>,
+                           {"the speed of the naive transpose", launch_naive<float>,
                             "stage a tile in shared memory so that the global reads and the global writes are both coalesced",
                             "the tile helps; now look at the tile's shared-memory traffic and the bytes each thread "
                             "keeps in flight (theory: \"The transpose through a tile\")"});
@@ -379,7 +379,7 @@ GRADER_EXERCISE("02.2 padded transpose") {
     ex.theory("Padding and swizzling");
     ex.hint("pad the tile by one column (or swizzle the column index) so that a column of the tile spans all 32 banks");
     check_and_grade<float>(ex, "transpose_padded", transpose_padded, kFloatCols, kPaddedFraction,
-                           {"the unpadded 64 × 64 tile", launch_tile<float, 64, 0>,
+                           {"the speed of the unpadded 64 × 64 tile", launch_tile<float, 64, 0>,
                             "pad the tile by one column (or swizzle the column index) so that a column of the tile "
                             "spans all 32 banks",
                             "the column reads look conflict-free; keep several loads in flight per thread before the "
@@ -390,7 +390,7 @@ GRADER_EXERCISE("02.3 double transpose") {
     ex.theory("8-byte words");
     ex.hint("transpose through a shared tile of doubles whose columns spread over all 16 bank pairs (pad or swizzle)");
     check_and_grade<double>(ex, "transpose_double", transpose_double, kDoubleCols, kDoubleFraction,
-                            {"the naive double transpose", launch_naive<double>,
+                            {"the speed of the naive double transpose", launch_naive<double>,
                              "transpose through a shared tile of doubles whose columns spread over all 16 bank pairs "
                              "(pad or swizzle)",
                              "the tile helps; count the wavefronts of a column read of 8-byte words again (theory: "

@@ -194,7 +194,7 @@ using Launcher = void (*)(const float*, const float*, float*, int, int, int);
 // timed product, against cuBLAS on the same product. `slow_like`, when given, is the
 // grader's copy of the starter's kernel, timed only when the student's is too slow.
 void check_and_grade(grader::Exercise& ex, const char* name, Launcher gemm, bool bt, const char* vendor, double fraction,
-                     Launcher slow_like = nullptr, const char* if_as_slow = "", const char* if_faster = "") {
+                     Launcher slow_like = nullptr, const char* if_like = "", const char* otherwise = "") {
     auto rng = ex.rng("inputs");
     const grader::Dist dists[] = {grader::Dist::uniform, grader::Dist::zeros, grader::Dist::mixed};
     const int shapes = grader::sanitizer_mode() ? kSanitizerShapes : int(std::size(kShapes));
@@ -232,8 +232,8 @@ void check_and_grade(grader::Exercise& ex, const char* name, Launcher gemm, bool
         expect_gemm(ex, got, sampled, t, call.context() + " (sampled)");
     });
     if (slow_like)
-        ex.diagnose_slow({"the starter's kernel", [&] { slow_like(a.data(), b.data(), c.data(), t.M, t.N, t.K); }, if_as_slow,
-                          if_faster});
+        ex.diagnose_slow({"the speed of the starter's kernel", [&] { slow_like(a.data(), b.data(), c.data(), t.M, t.N, t.K); },
+                          if_like, otherwise});
     ex.grade(grader::versus(vendor_ms, fraction), call);
 }
 

@@ -240,16 +240,16 @@ void grade_speed(grader::Exercise& ex, const Step& step) {
         kBlockSumName, work, [&] { block_sum_ceiling(in.data(), n, ceiling_out.data(), c.scratch.data(), kGradedBlock); }, false);
     CubSum cub(in.data(), n);
     const grader::Baseline vendor = ex.baseline(kCubName, work, [&] { cub(); });
-    // When the step is too slow, the hint depends on whether the kernel beats the step before.
-    const std::string faster = "it is faster than the step before needs to be, but this step asks for more: compare your "
-                               "kernel with theory.md, section \"" + std::string(step.section) +
-                               "\", and your row with the others in the 06.0 table";
+    // When the step is too slow, the hint depends on where the kernel stands against the step
+    // it starts from: at that step's level (make this step's change), or below it.
+    const std::string below = "check that the changes of the earlier steps are still in place, and compare your row "
+                              "with the others in the 06.0 table (the grader times block_size 256)";
     if (step.number == 7)
-        ex.diagnose_slow({"the fastest kernel shaped like steps 4–6 (the block-sum ceiling)",
+        ex.diagnose_slow({"the speed of the fastest kernel shaped like steps 4–6 (the block-sum ceiling)",
                           [&] { block_sum_ceiling(in.data(), n, ceiling_out.data(), c.scratch.data(), kGradedBlock); },
-                          step.hint, faster});
+                          step.hint, "compare your kernel with theory.md, section \"" + std::string(step.section) + "\""});
     else if (step.number > 1)
-        ex.diagnose_slow({"the speed step " + std::to_string(step.number - 1) + " has to reach", {}, step.hint, faster,
+        ex.diagnose_slow({"what step " + std::to_string(step.number - 1) + " must reach", {}, step.hint, below,
                           kSteps[step.number - 2].fraction});
     ex.grade(grader::versus(step.against_cub ? vendor : block_sum, step.fraction), c.call);
 }
