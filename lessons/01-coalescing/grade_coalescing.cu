@@ -205,7 +205,7 @@ GRADER_EXERCISE("01.2 AoS vs SoA") {
         ParticleArrays p{d[0].data(), d[1].data(), d[2].data(), d[3].data(), d[4].data(), d[5].data()};
         const float step = timed ? 1e-3f : dt;
         grader::Call call(ctx, [&, step] { drift_soa(p, n, step); });
-        for (int a = 0; a < 3; ++a) call.in_out(d[a], h[a], axis[a]).input(d[a + 3], h[a + 3], std::string("v") + axis[a]);
+        for (int a = 0; a < 3; ++a) call.in_out(d[a], axis[a]).input(d[a + 3], h[a + 3], std::string("v") + axis[a]);
         call.verify([&, step] {
             for (int a = 0; a < 3; ++a)
                 ex.expect_each(d[a].download(), n, [&](size_t i) { return drift_entry(h[a], h[a + 3], step, i); },
