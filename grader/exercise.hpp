@@ -185,7 +185,7 @@ size_t timing_elements(size_t bytes_per_element);
     static ::grader::LessonRegistration GRADER_CAT(grader_lesson_, __LINE__)(number, title, theory, ##__VA_ARGS__)
 
 /// One graded exercise; the body receives `ex` (a grader::Exercise&). The name is also
-/// the doctest test-case name, so `--test-args='-tc=01.2*'` runs just this one. Names
+/// the doctest test-case name, so `--test-args=-tc=01.2*` runs just this one. Names
 /// must not contain commas, `*` or `?` (filters split on commas and treat those as wildcards).
 #define GRADER_EXERCISE(name) GRADER_EXERCISE_IMPL(name, GRADER_CAT(grader_exercise_, __LINE__))
 #define GRADER_EXERCISE_IMPL(name, fn)                                                           \

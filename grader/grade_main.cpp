@@ -38,6 +38,7 @@ void print_help() {
         "  --expect-reject=R   a known-bad variant's test: pass only if each exercise is rejected for a\n"
         "                      reason in R (wrong,bounds,fault,slow,impossible,untimed,hang,crash)\n"
         "  --name=, --submission=, --revision=   recorded in the results file (Meson sets them)\n"
+        "  --report-tool=PATH  tools/report.py, named under the results line so students find it\n"
         "  --fail=MESSAGE, --skip=MESSAGE         stand in for a test that cannot run (e.g. a missing file)\n"
         "environment: GRADER_THRESHOLD_SCALE (instructor knob, 1 = as shipped), GRADER_RESULTS_DIR, GRADER_TIMEOUT\n"
         "Run the lesson program itself (build/lesson01 -tc='01.1*') for cuda-gdb, ncu or compute-sanitizer:\n"
@@ -45,7 +46,7 @@ void print_help() {
 }
 
 struct Options {
-    std::string program, name, seed, submission, revision, fail, skip;
+    std::string program, name, seed, submission, revision, fail, skip, report_tool;
     std::vector<std::string> include, exclude;
     std::set<grader::Reason> expect_reject;
     std::vector<std::string> expect_words;
@@ -90,6 +91,8 @@ Options parse(int argc, char** argv) {
             o.submission = v;
         } else if (option(a, "--revision=", v)) {
             o.revision = v;
+        } else if (option(a, "--report-tool=", v)) {
+            o.report_tool = v;
         } else if (option(a, "--fail=", v)) {
             o.fail = v;
         } else if (option(a, "--skip=", v)) {
@@ -109,7 +112,7 @@ Options parse(int argc, char** argv) {
     return o;
 }
 
-int finish(grader::RunResult& r, int rc, const std::chrono::steady_clock::time_point& t0) {
+int finish(grader::RunResult& r, int rc, const std::chrono::steady_clock::time_point& t0, const std::string& report_tool) {
     r.exit_code = rc;
     r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const std::string dir = grader::settings().results_dir.empty() ? "results" : grader::settings().results_dir;
@@ -119,6 +122,11 @@ int finish(grader::RunResult& r, int rc, const std::chrono::steady_clock::time_p
     std::ofstream f(path);
     f << grader::results_json(r);
     std::printf("results: %s\n", f ? path.c_str() : ("could not write " + path).c_str());
+    // The build folder holds the results folder: the report charts every lesson run in it.
+    if (f && r.status == "graded" && r.expect_reject.empty() && !report_tool.empty()) {
+        const std::string build = dir.find('/') == std::string::npos ? "." : dir.substr(0, dir.find_last_of('/'));
+        std::printf("charts of your results on this GPU: python3 %s %s\n", report_tool.c_str(), build.c_str());
+    }
     return rc;
 }
 
@@ -184,7 +192,7 @@ int main(int argc, char** argv) {
             const bool skip = o.fail.empty();
             std::printf("%s  %s: %s\n", skip ? "SKIP" : "FAIL", o.name.c_str(), (skip ? o.skip : o.fail).c_str());
             r.status = skip ? "skipped" : "missing_files", r.status_message = skip ? o.skip : o.fail;
-            return finish(r, skip ? kSkip : 1, t0);
+            return finish(r, skip ? kSkip : 1, t0, o.report_tool);
         }
         grader::ChildSettings child;
         child.program = o.program;
@@ -200,7 +208,7 @@ int main(int argc, char** argv) {
             std::printf("FAIL %s: the lesson program %s did not list its exercises: %s\n", o.name.c_str(), o.program.c_str(),
                         l.error.c_str());
             r.status = "error", r.status_message = "the lesson program did not list its exercises: " + l.error;
-            return finish(r, 1, t0);
+            return finish(r, 1, t0, o.report_tool);
         }
         r.lesson = l.lesson, r.title = l.title, r.theory = l.theory;
         if (o.list) {
@@ -211,7 +219,7 @@ int main(int argc, char** argv) {
         if (!why.empty()) {
             std::printf("SKIP %s: %s\n", o.name.c_str(), why.c_str());
             r.status = "skipped", r.status_message = why;
-            return finish(r, kSkip, t0);
+            return finish(r, kSkip, t0, o.report_tool);
         }
         const std::vector<std::string> chosen = grader::filter_names(l.exercises, o.include, o.exclude);
         if (chosen.empty()) {
@@ -219,7 +227,7 @@ int main(int argc, char** argv) {
             for (const auto& e : l.exercises) all += "\n      " + e;
             std::printf("FAIL %s: no exercise matches the filter given; the exercises are:%s\n", o.name.c_str(), all.c_str());
             r.status = "no_match", r.status_message = "no exercise matches the filter given";
-            return finish(r, 1, t0);
+            return finish(r, 1, t0, o.report_tool);
         }
 
         r.has_gpu = true, r.gpu = grader::gpu();
@@ -258,10 +266,10 @@ int main(int argc, char** argv) {
                 (e.verdict.verdict == "PASS" ? passed : e.verdict.verdict == "SKIP" ? skipped : failed)++;
         std::printf("== %s: %d passed, %d failed, %d skipped (%.0f s)\n", o.name.c_str(), passed, failed, skipped,
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-        return finish(r, rc, t0);
+        return finish(r, rc, t0, o.report_tool);
     } catch (const std::exception& e) {
         std::printf("FAIL %s: the grader could not run: %s\n", o.name.c_str(), e.what());
         r.status = "error", r.status_message = e.what();
-        return finish(r, 1, t0);
+        return finish(r, 1, t0, o.report_tool);
     }
 }

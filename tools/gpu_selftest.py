@@ -31,6 +31,7 @@ import json
 import math
 import os
 import pathlib
+import re
 import shutil
 import statistics
 import subprocess
@@ -541,10 +542,11 @@ def sh(cmd, log, check=True, timeout=None):
     return rc
 
 
-def setup(build, kernels, log):
-    """Configures (or reconfigures) one build folder for -Dkernels."""
+def setup(build, kernels, log, revision=""):
+    """Configures (or reconfigures) one build folder for -Dkernels (and -Drevision, when the
+    source folder's git metadata cannot tell the revision)."""
     again = ["--reconfigure"] if (build / "build.ninja").exists() else []
-    sh(["meson", "setup", *again, str(build), f"-Dkernels={kernels}"], log)
+    sh(["meson", "setup", *again, str(build), f"-Dkernels={kernels}", f"-Drevision={revision}"], log)
 
 
 def targets(build):
@@ -609,6 +611,25 @@ def run_memcheck(ref, which, timeout, log):
     return {"timed_out": rc == 124, "tests": {} if rc == 124 else read_testlog(dest / "testlog.json")}
 
 
+def gpu_slug(name):
+    """A folder name for a GPU: "NVIDIA H200" -> "nvidia-h200"."""
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "unknown-gpu"
+
+
+def save_measured(ref_rep, sta_rep, gpu, docs_measured):
+    """Copies one repetition's lesson results (references and starters) to
+    docs/measured/<gpu>/{reference,starter}/, where the docs build charts them
+    (tools/measured_pages.py); returns the folder."""
+    dest = pathlib.Path(docs_measured) / gpu_slug(gpu)
+    for tree, src in (("reference", ref_rep), ("starter", sta_rep)):
+        out = dest / tree
+        shutil.rmtree(out, ignore_errors=True)
+        out.mkdir(parents=True)
+        for f in sorted((src / "results").glob("lesson[0-9][0-9].json")):
+            shutil.copy2(f, out / f.name)
+    return dest
+
+
 def positive_int(text):
     """argparse type: an integer >= 1."""
     value = int(text)
@@ -626,6 +647,11 @@ def parse_args(argv=None):
     ap.add_argument("--memcheck", action="store_true", help="also run the references under compute-sanitizer memcheck")
     ap.add_argument("--memcheck-timeout", type=int, default=300, help="seconds the memcheck run may take")
     ap.add_argument("--build-root", default=str(ROOT / "build-selftest"))
+    ap.add_argument("--revision", default="",
+                    help="the course revision to record in the results files (default: git describe)")
+    ap.add_argument("--save-measured", action="store_true",
+                    help="copy the last repetition's lesson results to docs/measured/<gpu>/ for the docs' charts "
+                         "(only when every promise holds)")
     return ap.parse_args(argv)
 
 
@@ -638,8 +664,8 @@ def main(argv=None):
     log.write_text("")
     ref, sta = root / "solutions", root / "starter"
     t0 = time.time()
-    setup(ref, "solutions", log)
-    setup(sta, "starter", log)
+    setup(ref, "solutions", log, args.revision)
+    setup(sta, "starter", log, args.revision)
     # Build everything up front, in parallel: the tests then only run.
     sh(["ninja", "-C", str(ref)] + targets(ref), log)
     sh(["ninja", "-C", str(sta)] + targets(sta), log)
@@ -660,6 +686,10 @@ def main(argv=None):
     if os.environ.get("OUT"):
         pathlib.Path(os.environ["OUT"], "selftest.md").write_text(text + "\n")
         pathlib.Path(os.environ["OUT"], "selftest.json").write_text(data)
+    if args.save_measured and not report["problems"] and report.get("gpu"):
+        last = f"rep{args.repeat}"
+        dest = save_measured(ref / ARCHIVE / last, sta / ARCHIVE / last, report["gpu"], ROOT / "docs" / "measured")
+        print(f"results saved for the docs: {dest} (commit them; the docs build charts them)")
     return 1 if report["problems"] else 0
 
 

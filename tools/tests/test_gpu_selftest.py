@@ -314,6 +314,16 @@ class Reading(Scenario):
         self.assertEqual(list((build / "meson-logs").glob("testlog*.json")), [])
         self.assertTrue((dest / "results" / "lesson01.json").is_file())
 
+    def test_saved_measured_results_land_per_gpu_and_tree(self):
+        """save_measured() copies the lesson results (not known-bad ones) under <gpu>/{reference,starter}/."""
+        ref_dir, sta_dir = self.dir / "r", self.dir / "s"
+        write_folder(ref_dir, [results_doc("lesson01", [TEACHING]), bad_doc("lesson01-bad-faults")], {})
+        write_folder(sta_dir, [results_doc("lesson01", [TEACHING])], {})
+        dest = gps.save_measured(ref_dir, sta_dir, "NVIDIA H100 80GB HBM3", self.dir / "measured")
+        self.assertEqual(dest, self.dir / "measured" / "nvidia-h100-80gb-hbm3")
+        self.assertEqual(sorted(p.name for p in (dest / "reference").iterdir()), ["lesson01.json"])
+        self.assertTrue((dest / "starter" / "lesson01.json").is_file())
+
     def test_meson_test_names(self):
         self.assertEqual(gps.test_name("cuda-lessons:lessons+01-coalescing / lesson01"), "lesson01")
         self.assertEqual(gps.test_name("lessons - cuda-lessons:lesson01-bad-faults"), "lesson01-bad-faults")

@@ -1,0 +1,215 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Checks the built Doxygen site: formulas render and no command is garbled, with and without network.
+
+Usage: tools/check_site.py SITE_DIR [--net-cut auto|unshare|flags] [--jobs N]
+
+Static checks read every *.html as Doxygen wrote it: no typographic replacement by Doxygen
+(&lsquo; &rsquo; &ndash; &mdash;: what Doxygen 1.9.4 makes, silently, of a code span holding a
+single quote, `--test-args='-tc=01.2*'`, and of a bare --option), no curly quote in <code>/<pre>,
+no stray backtick left by a broken code span, no unconverted formula (\\f$, \\f[ ...).
+Browser checks open index.html, every lessonNN.html and the thresholds, troubleshooting and
+trust_model pages in headless Chromium (chromium-headless-shell or chromium; $CHROMIUM
+overrides) twice: as is, then with networking cut off, so a site that loads MathJax from a CDN
+fails. After rendering no raw TeX delimiter \\( \\) \\[ \\] may remain outside code, a page
+with formulas must show MathJax output, and no garbled code may show.
+Prints one OK/FAIL line per check and page; exits 1 on any failure, 2 on a setup error.
+"""
+import argparse, concurrent.futures, html.parser, os, re, shutil, subprocess, sys, tempfile, time
+from pathlib import Path
+
+EXTRA_PAGES = ("thresholds.html", "troubleshooting.html", "trust_model.html")
+CODE_TAGS = {"code", "pre"}  # also MathJax 2's skipTags: TeX inside them stays literal
+SKIP_TAGS = {"script", "style", "noscript", "textarea", "template", "title"}
+VOID_TAGS = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+MATHJAX_CLASSES = {"MathJax", "MathJax_CHTML", "mjx-chtml", "MathJax_SVG"}
+ENTITY = re.compile(r"&(lsquo|rsquo|ndash|mdash|#8211|#8212|#8216|#8217);")
+FORMULA_CMD = re.compile(r"\\f[$\[\](){}]")
+RAW_TEX = re.compile(r"\\[()\[\]]")
+CURLY = re.compile("[\u2018\u2019]")
+BACKTICK = re.compile("`")
+GLUED_DASH = re.compile(r"(?<![\w\u2013\u2014])[\u2013\u2014](?=[A-Za-z])")  # --seed made -seed
+# Any http(s) fetch fails: through a proxy that refuses (loopback included), names unresolvable.
+NO_NET_FLAGS = ["--proxy-server=127.0.0.1:9", "--proxy-bypass-list=<-loopback>",
+                "--host-resolver-rules=MAP * ~NOTFOUND"]
+BROWSER_FLAGS = ["--headless", "--disable-gpu", "--no-sandbox", "--no-first-run", "--mute-audio",
+                 "--virtual-time-budget=15000"]  # virtual time lets MathJax finish before the dump
+
+
+class Text(html.parser.HTMLParser):
+    """A page's text as (line, in_code, text) runs, without script/style; counts MathJax output."""
+
+    def __init__(self, source):
+        super().__init__(convert_charrefs=True)
+        self.runs, self.stack, self.rendered, self.scripts, self.errors = [], [], 0, 0, 0
+        self.feed(source)
+        self.close()
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        classes = set((a.get("class") or "").split())
+        self.rendered += bool(classes & MATHJAX_CLASSES) or tag == "mjx-container"
+        self.errors += bool(classes & {"merror", "MathJax_Error"})
+        self.scripts += tag == "script" and (a.get("type") or "").startswith("math/tex")
+        if tag not in VOID_TAGS:
+            self.stack.append((tag, tag in CODE_TAGS or "fragment" in classes, tag in SKIP_TAGS))
+
+    def handle_endtag(self, tag):
+        for i in range(len(self.stack) - 1, -1, -1):
+            if self.stack[i][0] == tag:
+                del self.stack[i:]
+                break
+
+    def handle_data(self, data):
+        if not any(s[2] for s in self.stack):
+            self.runs.append((self.getpos()[0], any(s[1] for s in self.stack), data))
+
+
+def snippet(text, start, end):
+    """The match with some context, on one line."""
+    return '"' + " ".join(text[max(0, start - 40):end + 40].split()) + '"'
+
+
+def text_problems(runs, tex):
+    """Garbled code (and raw TeX delimiters when tex) in text runs, as (why, line, snippet)."""
+    out = []
+    for line, in_code, data in runs:
+        rules = [(CURLY, "curly quote in code")] if in_code else [
+            (BACKTICK, "stray backtick (a broken code span)"),
+            (GLUED_DASH, "dash glued to a word (an --option made a dash)")]
+        if tex and not in_code:
+            rules.append((RAW_TEX, "raw TeX delimiter (formula not rendered)"))
+        for rx, why in rules:
+            for m in rx.finditer(data):
+                n = line + data.count("\n", 0, m.start())
+                out.append((why, n, snippet(data, m.start(), m.end())))
+    return out
+
+
+def summary(problems):
+    """One line per kind of problem: how many, on which lines, the first one's context."""
+    out = []
+    for why in dict.fromkeys(p[0] for p in problems):
+        hits = [p for p in problems if p[0] == why]
+        lines = sorted({p[1] for p in hits if p[1]})
+        at = f" at line{'s' * (len(lines) > 1)} " + ", ".join(map(str, lines[:8])) + " ..." * (len(lines) > 8) if lines else ""
+        out.append(f"{why}{f' ({len(hits)}x)' if len(hits) > 1 else ''}{at}" + (f": {hits[0][2]}" if hits[0][2] else ""))
+    return out
+
+
+def static_problems(site):
+    """Problems in every *.html of the site as generated, as 'file: summary' lines."""
+    out = []
+    for f in sorted(site.rglob("*.html")):
+        src = f.read_text(encoding="utf-8", errors="replace")
+        found = []
+        for rx, why in ((ENTITY, "typographic replacement by Doxygen (a `x' quote or --)"),
+                        (FORMULA_CMD, "formula command left unconverted")):
+            for m in rx.finditer(src):
+                n = src.count("\n", 0, m.start()) + 1
+                found.append((why, n, snippet(src, m.start(), m.end())))
+        out += [f"{f.relative_to(site)}: {p}" for p in summary(found + text_problems(Text(src).runs, tex=False))]
+    return out
+
+
+def find_chromium():
+    """The headless browser: $CHROMIUM, else the distribution's headless shell or chromium."""
+    for name in (os.environ.get("CHROMIUM"), "chromium-headless-shell", "chromium", "chromium-browser"):
+        if name and shutil.which(name):
+            return shutil.which(name)
+    return None
+
+
+def unshare_works():
+    """Whether an unprivileged network namespace can be made here (unshare -rn)."""
+    try:
+        return subprocess.run(["unshare", "-rn", "true"], capture_output=True, timeout=10).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+def render(chromium, page, prefix, flags):
+    """The page's DOM after rendering, or raises RuntimeError with Chromium's last words."""
+    with tempfile.TemporaryDirectory(prefix="check_site.") as profile:
+        cmd = prefix + [chromium, *BROWSER_FLAGS, *flags, f"--user-data-dir={profile}",
+                        "--dump-dom", page.resolve().as_uri()]
+        try:
+            r = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+        except subprocess.TimeoutExpired:
+            raise RuntimeError("Chromium did not finish in 120 s")
+    if r.returncode != 0 or "<body" not in r.stdout:
+        raise RuntimeError(f"Chromium exit {r.returncode}: " + " | ".join(r.stderr.strip().splitlines()[-3:]))
+    return r.stdout
+
+
+def browser_problems(chromium, page, has_tex, prefix, flags):
+    """(problems, summary) for one page opened in the browser."""
+    try:
+        t = Text(render(chromium, page, prefix, flags))
+    except RuntimeError as e:
+        return summary([(str(e), 0, "")]), ""
+    out = text_problems(t.runs, tex=True)
+    if has_tex and not t.rendered:
+        out.append(("the page has formulas but no MathJax output (MathJax did not load or run)", 0, ""))
+    if t.scripts > t.rendered:
+        out.append((f"{t.scripts - t.rendered} of {t.scripts} formulas not rendered (MathJax did not finish)", 0, ""))
+    if t.errors:
+        out.append((f"{t.errors} formulas with a TeX error", 0, ""))
+    for line, _, data in t.runs:
+        for msg in ("Math Processing Error", "File failed to load"):
+            if msg in data:
+                out.append((f"MathJax says '{msg}'", line, snippet(data, 0, 0)))
+    return summary(out), f"{t.rendered} formulas rendered" if has_tex else "no formulas"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("site", type=Path, help="the html folder, e.g. build-ref/docs/html")
+    ap.add_argument("--net-cut", choices=("auto", "unshare", "flags"), default="auto",
+                    help="offline run: auto = Chromium flags, inside unshare -rn where it works")
+    ap.add_argument("--jobs", type=int, default=min(4, os.cpu_count() or 1))
+    args = ap.parse_args()
+    site = args.site
+    if not (site / "index.html").is_file():
+        print(f"FAIL setup: no {site / 'index.html'}")
+        return 2
+    pages = [site / "index.html"] + sorted(site.glob("lesson[0-9][0-9].html"))
+    pages += [site / p for p in EXTRA_PAGES if (site / p).is_file()]
+    failed = 0
+
+    problems = static_problems(site)
+    n = len(list(site.rglob("*.html")))
+    print(f"{'FAIL' if problems else 'OK':4}   static   {n} html files: no garbled code, no unconverted formula")
+    for p in problems:
+        print(f"       {p}")
+    failed += bool(problems)
+
+    chromium = find_chromium()
+    if not chromium:
+        print("FAIL setup: no Chromium (apt install chromium-headless-shell, or set $CHROMIUM)")
+        return 2
+    has_tex = {p: any(RAW_TEX.search(d) for _, c, d in Text(p.read_text(encoding="utf-8")).runs if not c)
+               for p in pages}
+    use_unshare = args.net_cut in ("auto", "unshare") and unshare_works()
+    if args.net_cut == "unshare" and not use_unshare:
+        print("FAIL setup: unshare -rn does not work here")
+        return 2
+    cut = [["unshare", "-rn"] if use_unshare else [], [] if args.net_cut == "unshare" else NO_NET_FLAGS]
+    how = " + ".join(filter(None, ["unshare -rn" if use_unshare else "", "flags" if cut[1] else ""]))
+    print(f"       browser: {chromium}; offline run: network cut by {how}")
+    for run, prefix, flags in (("browser", [], []), ("offline", *cut)):
+        t0 = time.monotonic()
+        with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+            results = list(pool.map(lambda p: browser_problems(chromium, p, has_tex[p], prefix, flags), pages))
+        for page, (probs, note) in zip(pages, results):
+            print(f"{'FAIL' if probs else 'OK':4}   {run:8} {page.name}: " + (probs[0] if probs else note))
+            for p in probs[1:]:
+                print(f"       {p}")
+            failed += bool(probs)
+        print(f"       {run}: {len(pages)} pages in {time.monotonic() - t0:.1f} s")
+    print(f"check_site: {'FAILED' if failed else 'ok'} ({failed} failing checks)")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,336 @@
+# SPDX-License-Identifier: MIT
+"""Tests of tools/report.py and tools/measured_pages.py without a GPU: synthetic results folders
+(schema 1, like the grader writes them) and one real results file from docs/measured go in;
+the HTML page, the SVG charts and the docs page come out.
+
+Run from the repository root: python3 -m unittest discover -s tools/tests -t .
+"""
+import contextlib
+import importlib.util
+import io
+import json
+import pathlib
+import re
+import shutil
+import tempfile
+import unittest
+import xml.etree.ElementTree as ET
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+MEASURED = ROOT / "docs" / "measured"
+H200_REFERENCE_01 = MEASURED / "nvidia-h200" / "reference" / "lesson01.json"
+
+
+def load(name):
+    """A script of tools/ as a module (they are scripts, not an installed package)."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+report = load("report")
+measured_pages = load("measured_pages")
+
+GPU = {"name": "NVIDIA Test GPU", "arch": "sm_90", "sms": 100, "l2_bytes": 50331648, "memory_bytes": 85899345920}
+CEILINGS = {"copy_gbs": 3000, "dram_gbs": 3350, "fma_gflops": 50000}
+
+
+def exercise(name, verdict="PASS", reason="none", figure=None, threshold=None, ceiling=None, unit="GB/s",
+             median_ms=1.0, message="", hint="", teaching=False, extra_figures=None, extra_labels=None):
+    """One entry of a results file's "exercises", as grader/results.cpp writes it."""
+    figures, labels = {}, {}
+    if figure is not None:
+        figures.update(figure=figure, threshold=threshold, ceiling=ceiling, median_ms=median_ms, min_ms=median_ms,
+                       max_ms=median_ms, runs=21, tail_ms=0.001, fraction_of_ceiling=figure / ceiling)
+        labels.update(unit=unit, ceiling=f"ceiling words {ceiling:.0f} {unit}")
+    figures.update(extra_figures or {})
+    labels.update(extra_labels or {})
+    return {"exercise": name, "verdict": verdict, "reason": reason, "message": message, "hint": hint,
+            "theory": "read lessons/x/theory.md" if verdict == "FAIL" else "", "note": "",
+            "perf_graded": figure is not None, "teaching": teaching, "fraction": 0.5 if figure else 0,
+            "figures": figures, "labels": labels}
+
+
+def document(test, lesson, title, exercises, status="graded", status_message="", gpu=GPU, ceilings=None,
+             sanitizer="", version=1, exit_code=0):
+    """A results document of schema 1 (or `version`)."""
+    return {"schema": "cuda-lessons-results", "schema_version": version, "test": test, "lesson": lesson,
+            "title": title, "theory": f"lessons/{lesson}-x/theory.md", "submission": "/tmp/kernels",
+            "grader_revision": "abc1234", "timestamp": "2026-11-22T01:02:03Z", "seed": "123456789",
+            "threshold_scale": 1, "sanitizer": sanitizer, "filters": [], "expect_reject": [], "status": status,
+            "status_message": status_message, "gpu": gpu, "ceilings": CEILINGS if ceilings is None else ceilings,
+            "exercises": exercises, "summary": {"passed": 0, "failed": 0, "skipped": 0, "info": 0},
+            "exit_code": exit_code, "wall_s": 1.5}
+
+
+LESSON03 = document("lesson03", "03", "Tiling", [
+    exercise("03.0 stage table", "INFO", teaching=True,
+             extra_figures={"student_03_1_gflops": 6000, "naive_gflops": 1200, "cublas_gflops": 47000,
+                            "mystery_gflops": 5}),
+    exercise("03.1 coalesced mapping", figure=6009.21, threshold=2700.87, ceiling=47383.8, unit="GFLOP/s",
+             median_ms=21.266),
+    exercise("03.2 shared-memory tiles", "FAIL", "slow", figure=6010.41, threshold=6840.29, ceiling=47174.4,
+             unit="GFLOP/s", median_ms=21.2618, message="too slow: 6010 GFLOP/s, needs >= 6840",
+             hint="load T x T tiles into shared memory"),
+], exit_code=1)
+
+LESSON06 = document("lesson06", "06", "Parallel reduction", [
+    exercise("06.0 reduction table", "INFO", teaching=True,
+             extra_figures={"step2_best_gbs": 700, "step10_best_gbs": 900, "step1_best_gbs": 460, "cub_gbs": 3400,
+                            "block_sum_best_gbs": 2200},
+             extra_labels={"step1_best_gbs_best_setting": "128", "step2_best_gbs_best_setting": "256"}),
+    exercise("06.1 step 1 interleaved divergent", "FAIL", "slow", figure=2.27768, threshold=190.694,
+             ceiling=2383.67, message="too slow: 2 GB/s, needs >= 191 (8 % of block-sum ceiling 2384 GB/s)"),
+    exercise("06.2 step 2 interleaved strided", "FAIL", "wrong", message="reduce_step2: 1 of 1 values wrong"),
+], exit_code=1)
+
+SKIPPED = document("lesson02", "02", "Bank conflicts", [], status="skipped",
+                   status_message="no CUDA GPU or NVIDIA driver in this machine", gpu=None, ceilings={}, exit_code=77)
+
+
+def write(folder, name, doc):
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / name).write_text(json.dumps(doc) if not isinstance(doc, str) else doc)
+
+
+def run_report(args):
+    """(exit code, stdout, stderr) of report.py's main."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        rc = report.main([str(a) for a in args])
+    return rc, out.getvalue(), err.getvalue()
+
+
+def svgs_of(page):
+    return re.findall(r"<svg\b.*?</svg>", page, re.S)
+
+
+class ReportPage(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.build = pathlib.Path(cls.tmp.name) / "build"
+        results = cls.build / "results"
+        results.mkdir(parents=True)
+        shutil.copy(H200_REFERENCE_01, results / "lesson01.json")  # a real file, as the fixture of lesson 01
+        (results / "lesson01.json").chmod(0o644)
+        write(results, "lesson01.memcheck.json", document("lesson01", "01", "x", [], sanitizer="memcheck"))
+        write(results, "lesson02.json", SKIPPED)
+        write(results, "lesson03.json", LESSON03)
+        write(results, "lesson06.json", LESSON06)
+        write(results, "lesson07.json", document("lesson07", "07", "Streams", [], version=2))
+        write(results, "lesson08.memcheck.json", document(
+            "lesson08", "08", "N-body", [exercise("08.1 tiles", "FAIL", "fault", message="invalid read of 4 bytes")],
+            sanitizer="memcheck", ceilings={}, exit_code=1))
+        write(results, "garbage.json", "{not json")
+        cls.rc, cls.stdout, cls.stderr = run_report([cls.build])
+        cls.path = cls.build / "report.html"
+        cls.page = cls.path.read_text() if cls.path.is_file() else ""
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_written_and_path_printed(self):
+        self.assertEqual(self.rc, 0, self.stderr)
+        self.assertEqual(self.stdout.strip(), str(self.path))
+        self.assertTrue(self.page.startswith("<!DOCTYPE html>"))
+
+    def test_every_exercise_with_its_verdict_and_figure(self):
+        real = json.loads(H200_REFERENCE_01.read_text())
+        for e in real["exercises"]:
+            self.assertIn(e["exercise"], self.page)
+        self.assertIn("3698", self.page)  # 01.1's figure 3697.72
+        self.assertIn("3825", self.page)  # 01.2's figure
+        self.assertIn("4093 (cuBLAS geam (C = A + B))", self.page)  # its vendor figure
+        for name in ("03.1 coalesced mapping", "03.2 shared-memory tiles", "06.1 step 1 interleaved divergent",
+                     "06.2 step 2 interleaved strided"):
+            self.assertIn(name, self.page)
+        self.assertIn("6009", self.page)
+        self.assertIn("2.28", self.page)  # 06.1's figure, small numbers keep digits
+        for verdict in ("PASS", "FAIL", "INFO"):
+            self.assertIn(f'<span class="{verdict}">{verdict}</span>', self.page)
+
+    def test_header(self):
+        self.assertIn("NVIDIA H200", self.page)  # the real file's GPU
+        self.assertIn("NVIDIA Test GPU", self.page)  # and the synthetic files' (two GPUs: said so)
+        self.assertIn("different GPUs", self.page)
+        for text in ("270750118", "2026-11-22T01:43:28Z", "74641fb-dirty", "4240", "60143", "4814"):
+            self.assertIn(text, self.page)
+
+    def test_failing_messages_under_the_chart(self):
+        self.assertIn("too slow: 6010 GFLOP/s, needs &gt;= 6840", self.page)
+        self.assertIn("load T x T tiles into shared memory", self.page)
+        self.assertIn("reduce_step2: 1 of 1 values wrong", self.page)
+        chart = self.page.index("Lesson 06: your figures")
+        self.assertGreater(self.page.index("too slow: 2 GB/s"), chart)
+
+    def test_skipped_lesson_shows_its_status(self):
+        section = self.page[self.page.index('id="lesson02"'):self.page.index('id="lesson03"')]
+        self.assertIn("skipped", section)
+        self.assertIn("no CUDA GPU or NVIDIA driver in this machine", section)
+        self.assertNotIn("<svg", section)
+
+    def test_sanitizer_runs(self):
+        self.assertIn("lesson01.memcheck.json", self.page)  # listed as not charted
+        section = self.page[self.page.index('id="lesson08"'):]
+        self.assertIn("compute-sanitizer (memcheck)", section)
+        self.assertIn("invalid read of 4 bytes", section)
+
+    def test_other_schema_version_is_reported(self):
+        self.assertIn("lesson07.json: results schema_version 2", self.page)
+        self.assertIn("garbage.json: not readable as JSON", self.page)
+        self.assertNotIn('id="lesson07"', self.page)
+
+    def test_roofline_places_lesson03_and_lists_memory_bound_apart(self):
+        start = self.page.index('id="roofline"')
+        section = self.page[start:self.page.index("<footer")]
+        svgs = svgs_of(section)
+        self.assertEqual(len(svgs), 2, "the roofline and the memory-bound strip")
+        roof, strip = svgs
+        self.assertIn("Roofline of", roof)
+        self.assertIn("03.1 6009", roof)
+        self.assertIn("03.2 6010", roof)
+        self.assertIn("intensity not recorded", roof)
+        self.assertIn("not the bytes", section)  # says why, instead of guessing an intensity
+        self.assertIn("1.278e+11", section)  # the flops of a call: 6009.21 GFLOP/s x 21.266 ms
+        self.assertNotIn("01.1", roof)
+        self.assertIn("Memory-bound: % of copy", strip)
+        for name in ("01.1 matrix mapping", "01.2 AoS vs SoA", "06.1 step 1 interleaved divergent"):
+            self.assertIn(name, strip)
+        self.assertNotIn("03.1", strip)
+        self.assertIn("87 % (3698 GB/s)", strip)  # 3697.72 / 4240.38
+
+    def test_teaching_tables_in_the_graders_order(self):
+        svgs = [s for s in svgs_of(self.page) if "reduction table" in s]
+        self.assertEqual(len(svgs), 1)
+        rows = re.findall(r">(your step \d+[^<]*|block-sum ceiling|CUB)</text>", svgs[0])
+        self.assertEqual(rows, ["your step 1 (best: 128)", "your step 2 (best: 256)", "your step 10", "block-sum ceiling",
+                                "CUB"])
+        lesson01 = [s for s in svgs_of(self.page) if "01.0 coalescing" in s][0]
+        order = re.findall(r">(offset \d+|stride \d+)</text>", lesson01)
+        self.assertEqual(order[:8], ["offset 0", "offset 1", "offset 2", "offset 4", "offset 8", "offset 16",
+                                     "offset 32", "stride 1"])
+        lesson03 = [s for s in svgs_of(self.page) if "03.0 stage table" in s][0]
+        self.assertLess(lesson03.index("cuBLAS SGEMM, A B"), lesson03.index("naive"))
+        self.assertLess(lesson03.index("your sgemm_coalesced (03.1)"), lesson03.index("mystery_gflops"))
+
+    def test_offline_and_well_formed(self):
+        self.assertNotIn("<script", self.page.lower())
+        self.assertNotIn("http", self.page)
+        self.assertNotRegex(self.page, r"<link\b|<img\b|@import|url\(")
+        for svg in svgs_of(self.page):
+            ET.fromstring(svg)  # each chart is well-formed XML
+
+    def test_footer(self):
+        footer = self.page[self.page.index("<footer"):]
+        self.assertIn("lesson01.json", footer)
+        self.assertIn("lessons/03-x/theory.md", footer)
+        self.assertIn("ninja -C build docs", footer)
+
+
+class ReportEdges(unittest.TestCase):
+    def test_missing_or_empty_folder(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            rc, out, err = run_report([pathlib.Path(tmp) / "nowhere"])
+            self.assertEqual(rc, 1)
+            self.assertIn("no results files", err)
+            (pathlib.Path(tmp) / "results").mkdir()
+            rc, out, err = run_report([tmp])
+            self.assertEqual(rc, 1)
+            self.assertIn("no results files", err)
+            self.assertFalse((pathlib.Path(tmp) / "report.html").exists())
+
+    def test_only_unreadable_files(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            write(pathlib.Path(tmp) / "results", "lesson01.json", document("lesson01", "01", "x", [], version=2))
+            rc, out, err = run_report([tmp, "--out", pathlib.Path(tmp) / "page.html"])
+            self.assertEqual(rc, 1)
+            page = (pathlib.Path(tmp) / "page.html").read_text()
+            self.assertIn("schema_version 2", page)
+
+    def test_sanitizer_file_used_when_nothing_else(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            doc = document("lesson01", "01", "Memory coalescing",
+                           [exercise("01.1 matrix mapping", message="correct; speed not graded under compute-sanitizer")],
+                           sanitizer="racecheck", ceilings={})
+            write(pathlib.Path(tmp) / "results", "lesson01.racecheck.json", doc)
+            rc, out, err = run_report([tmp])
+            self.assertEqual(rc, 0, err)
+            page = (pathlib.Path(tmp) / "report.html").read_text()
+            self.assertIn("compute-sanitizer (racecheck)", page)
+            self.assertIn("01.1 matrix mapping", page)
+
+    def test_roofline_point_where_bytes_are_known(self):
+        doc = document("lesson04", "04", "x", [exercise("04.1 conv", figure=20000, threshold=10000, ceiling=50000,
+                                                         unit="GFLOP/s", median_ms=2.0,
+                                                         extra_figures={"bytes": 4e8})])
+        data = report.roofline_data([doc])
+        self.assertEqual(len(data["placed"]), 1)
+        self.assertAlmostEqual(data["placed"][0]["intensity"], 20000 * 2.0 * 1e6 / 4e8)
+        self.assertEqual(data["unplaced"], [])
+        self.assertEqual(data["notes"], [])
+        svg = report.roofline_chart(data, "t")
+        ET.fromstring(svg)
+        self.assertNotIn("intensity not recorded", svg)
+
+    def test_ordered_teaching_keys(self):
+        keys = ["s_16_1", "d_1_1", "s_0_1", "new_key", "s_1_1", "s_1_2", "s_2_1"]
+        got = [k for k, _ in report.ordered_teaching_keys("02", keys)]
+        self.assertEqual(got, ["s_0_1", "s_1_2", "s_1_1", "s_2_1", "s_16_1", "d_1_1", "new_key"])
+        self.assertEqual(report.ordered_teaching_keys("99", ["b", "a"]), [("b", "b"), ("a", "a")])
+
+
+class MeasuredPages(unittest.TestCase):
+    def test_page_and_charts_from_docs_measured(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = pathlib.Path(tmp) / "measured"
+            out.mkdir()
+            (out / "measured_stale.svg").write_text("<svg/>")
+            stamp, dep = pathlib.Path(tmp) / "measured.stamp", pathlib.Path(tmp) / "measured.d"
+            with contextlib.redirect_stdout(io.StringIO()):
+                rc = measured_pages.main([str(MEASURED), str(out), "--stamp", str(stamp), "--depfile", str(dep)])
+            self.assertEqual(rc, 0)
+            page = (out / "measured.md").read_text()
+            self.assertTrue(page.startswith("# Measured on the project's GPUs {#measured}\n"))
+            written = {p.name for p in out.glob("*.svg")}
+            self.assertNotIn("measured_stale.svg", written)
+            images = re.findall(r'^\\image html (\S+) "[^"]*"$', page, re.M)
+            self.assertEqual(len(images), page.count("\\image html"), "every image line has the form Doxygen reads")
+            self.assertTrue(images)
+            self.assertEqual(set(images), written, "every image named is written, and every SVG written is named")
+            for name in written:
+                root = ET.fromstring((out / name).read_text())
+                self.assertEqual(root.tag, "{http://www.w3.org/2000/svg}svg")
+            for gpu in measured_pages.gpu_folders(MEASURED):
+                for run in ("reference", "starter"):
+                    for f in (gpu / run).glob("*.json"):
+                        doc = json.loads(f.read_text())
+                        self.assertIn(doc["seed"], page)
+                        self.assertIn(doc["timestamp"], page)
+                        self.assertIn(str(f.resolve()), dep.read_text())
+            self.assertIn("NVIDIA H200", page)
+            self.assertIn("74641fb-dirty", page)
+            self.assertNotRegex(page, r"`[^`\n]*'[^`\n]*`", "no single quote inside inline code (Doxygen garbles it)")
+            self.assertTrue(stamp.is_file())
+
+    def test_starter_as_second_bar(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = pathlib.Path(tmp)
+            with contextlib.redirect_stdout(io.StringIO()):
+                measured_pages.main([str(MEASURED), str(out)])
+            svg = (out / "measured_nvidia-h200_lesson01_exercises.svg").read_text()
+            self.assertIn("starter 1693", svg)
+            self.assertIn("starter: no figure, FAIL (wrong)", svg)
+            self.assertIn("3698 GB/s  PASS", svg)
+
+    def test_no_folders(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            text, svgs, _ = measured_pages.build(pathlib.Path(tmp))
+            self.assertIn("{#measured}", text)
+            self.assertEqual(svgs, {})
+
+
+if __name__ == "__main__":
+    unittest.main()
