@@ -5,6 +5,8 @@
 // (results.hpp) and decides the exit code.
 #include <cuda_runtime.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
@@ -39,7 +41,10 @@ void print_help() {
         "                      reason in R (wrong,bounds,fault,slow,impossible,untimed,hang,crash)\n"
         "  --name=, --submission=, --revision=   recorded in the results file (Meson sets them)\n"
         "  --report-tool=PATH  tools/report.py, named under the results line so students find it\n"
-        "  --fail=MESSAGE, --skip=MESSAGE         stand in for a test that cannot run (e.g. a missing file)\n"
+        "  --fail=MESSAGE, --skip=MESSAGE         stand in for a test that cannot run (e.g. a missing tool)\n"
+        "  --build=DIR --target=T                 build the lesson program first (ninja -C DIR T): a compile\n"
+        "                      error fails this lesson only, with the compiler's first errors\n"
+        "  --missing=FILES     files the submission lacked when the build was configured: checked again\n"
         "environment: GRADER_THRESHOLD_SCALE (instructor knob, 1 = as shipped), GRADER_RESULTS_DIR, GRADER_TIMEOUT\n"
         "Run the lesson program itself (build/lesson01 -tc='01.1*') for cuda-gdb, ncu or compute-sanitizer:\n"
         "it then runs the exercises in one process and its verdicts count for nothing.\n");
@@ -47,6 +52,8 @@ void print_help() {
 
 struct Options {
     std::string program, name, seed, submission, revision, fail, skip, report_tool;
+    std::string build, target;          ///< build the program first: `ninja -C build target`
+    std::vector<std::string> missing;   ///< files the submission lacked at configure time
     std::vector<std::string> include, exclude;
     std::set<grader::Reason> expect_reject;
     std::vector<std::string> expect_words;
@@ -93,6 +100,14 @@ Options parse(int argc, char** argv) {
             o.revision = v;
         } else if (option(a, "--report-tool=", v)) {
             o.report_tool = v;
+        } else if (option(a, "--build=", v)) {
+            o.build = v;
+        } else if (option(a, "--target=", v)) {
+            o.target = v;
+        } else if (option(a, "--missing=", v)) {
+            std::stringstream ss(v);
+            std::string file;
+            while (std::getline(ss, file, ',')) o.missing.push_back(file);
         } else if (option(a, "--fail=", v)) {
             o.fail = v;
         } else if (option(a, "--skip=", v)) {
@@ -107,6 +122,7 @@ Options parse(int argc, char** argv) {
             throw std::invalid_argument("unknown option '" + a + "'");
         }
     }
+    if (o.program.empty() && !o.build.empty() && !o.target.empty()) o.program = o.build + "/" + o.target;
     if (o.program.empty() && o.fail.empty() && o.skip.empty()) throw std::invalid_argument("no lesson program given");
     if (o.name.empty()) o.name = o.program.substr(o.program.find_last_of('/') + 1);
     return o;
@@ -128,6 +144,51 @@ int finish(grader::RunResult& r, int rc, const std::chrono::steady_clock::time_p
         std::printf("charts of your results on this GPU: python3 %s %s\n", report_tool.c_str(), build.c_str());
     }
     return rc;
+}
+
+// Runs a command, returns its exit status and its output (stdout and stderr together).
+int capture(const std::string& command, std::string& output) {
+    FILE* p = popen((command + " 2>&1").c_str(), "r");
+    if (!p) return -1;
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, p)) > 0) output.append(buf, n);
+    const int status = pclose(p);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::string quoted(const std::string& s) {
+    std::string q = "'";
+    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+}
+
+// The compiler's first error lines (nvcc: "file.cu(12): error: …", gcc: "file.cpp:12:5: error: …"),
+// with the line after each, at most `most` lines; the last lines of the output when none matches.
+std::string first_errors(const std::string& output, size_t most = 10) {
+    std::stringstream ss(output);
+    std::string line, out;
+    std::vector<std::string> all;
+    while (std::getline(ss, line)) all.push_back(line);
+    size_t shown = 0;
+    for (size_t i = 0; i < all.size() && shown < most; ++i)
+        if (all[i].find("error") != std::string::npos && all[i].rfind("ninja:", 0) != 0 && all[i].rfind("FAILED", 0) != 0) {
+            out += "\n      " + all[i], ++shown;
+            // The compiler's next line quotes the source; Ninja's progress lines are not the compiler's.
+            if (i + 1 < all.size() && shown < most && all[i + 1].rfind("[", 0) != 0 && all[i + 1].rfind("FAILED", 0) != 0)
+                out += "\n      " + all[++i], ++shown;
+        }
+    if (out.empty())
+        for (size_t i = all.size() > most ? all.size() - most : 0; i < all.size(); ++i) out += "\n      " + all[i];
+    return out;
+}
+
+// Builds the lesson program, so that one lesson's compile error fails that lesson only (Meson
+// would otherwise build every test's program before running any). Returns "" or the errors.
+std::string build_program(const Options& o) {
+    std::string output;
+    const int rc = capture("ninja -C " + quoted(o.build) + " " + quoted(o.target), output);
+    return rc == 0 ? "" : first_errors(output);
 }
 
 // The exit code of a run: 0 all graded exercises passed (or, with --expect-reject, all were
@@ -203,6 +264,33 @@ int main(int argc, char** argv) {
         child.timeout_s = s.sanitizer.empty() ? timeout : 20 * timeout;
         r.seed = child.seed;
 
+        if (!o.missing.empty()) {
+            // The submission lacked files when the build was configured. If the student has
+            // copied them in since, reconfigure and go on: no `meson setup --reconfigure` needed.
+            std::string still;
+            for (const auto& f : o.missing)
+                if (access((o.submission + "/" + f).c_str(), F_OK) != 0) still += (still.empty() ? "" : ", ") + f;
+            if (!still.empty()) {
+                const std::string msg = "missing in " + o.submission + ": " + still +
+                                        " (copy the missing files from starter/ and complete them)";
+                std::printf("FAIL  %s: %s\n", o.name.c_str(), msg.c_str());
+                r.status = "missing_files", r.status_message = msg;
+                return finish(r, 1, t0, o.report_tool);
+            }
+            std::string output;
+            std::printf("   the files that were missing are there now: reconfiguring the build\n");
+            if (capture("ninja -C " + quoted(o.build) + " reconfigure", output) != 0)
+                throw std::runtime_error("reconfiguring the build failed:" + first_errors(output));
+        }
+        if (!o.build.empty()) {
+            const std::string errors = build_program(o);
+            if (!errors.empty()) {
+                std::printf("FAIL  %s: [compile] your code did not compile; the other lessons still run:%s\n", o.name.c_str(),
+                            errors.c_str());
+                r.status = "compile_error", r.status_message = "did not compile:" + errors;
+                return finish(r, 1, t0, o.report_tool);
+            }
+        }
         const grader::Listing l = grader::list_exercises(child);
         if (!l.error.empty()) {
             std::printf("FAIL %s: the lesson program %s did not list its exercises: %s\n", o.name.c_str(), o.program.c_str(),

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 """Tests of tools/report.py and tools/measured_pages.py without a GPU: synthetic results folders
-(schema 1, like the grader writes them) and one real results file from docs/measured go in;
+(schema 1, like the grader writes them) and real results files, frozen as fixtures, go in;
 the HTML page, the SVG charts and the docs page come out.
 
 Run from the repository root: python3 -m unittest discover -s tools/tests -t .
@@ -17,7 +17,9 @@ import unittest
 import xml.etree.ElementTree as ET
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-MEASURED = ROOT / "docs" / "measured"
+# A frozen copy of docs/measured as it was on 2026-11-22 (H200, grader revision 74641fb-dirty):
+# the live folder changes whenever the self-test saves new results, these tests must not.
+MEASURED = ROOT / "tools" / "tests" / "fixtures" / "measured"
 H200_REFERENCE_01 = MEASURED / "nvidia-h200" / "reference" / "lesson01.json"
 
 
