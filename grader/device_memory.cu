@@ -98,7 +98,6 @@ const Vmm& vmm() {
 
 DeviceMemory::DeviceMemory(size_t bytes, uint8_t guard_byte, const char* what) : bytes_(bytes), guard_(guard_byte) {
     if (sanitizer_mode()) {
-        layout_ = Layout::exact_malloc;
         cudaError_t err = cudaMalloc(&malloc_base_, std::max<size_t>(bytes, 1));
         if (err != cudaSuccess) out_of_memory(bytes, what, cudaGetErrorName(err));
         data_ = static_cast<char*>(malloc_base_);
@@ -106,14 +105,12 @@ DeviceMemory::DeviceMemory(size_t bytes, uint8_t guard_byte, const char* what) :
     }
     const Vmm& v = vmm();
     if (!v.usable) {
-        layout_ = Layout::guarded_malloc;
         front_ = kMallocGuard, back_ = kMallocGuard;
         cudaError_t err = cudaMalloc(&malloc_base_, front_ + bytes + back_);
         if (err != cudaSuccess) out_of_memory(bytes, what, cudaGetErrorName(err));
         data_ = static_cast<char*>(malloc_base_) + front_;
     } else {
         // [one unmapped granule][mapped: front guard, data, back guard < 256 bytes][one unmapped granule]
-        layout_ = Layout::vmm;
         const size_t g = v.granularity, aligned = round_up(bytes, kAlign);
         mapped_ = std::max(g, round_up(aligned, g));
         reserved_ = mapped_ + 2 * g;
@@ -143,7 +140,7 @@ DeviceMemory::DeviceMemory(size_t bytes, uint8_t guard_byte, const char* what) :
 }
 
 DeviceMemory::DeviceMemory(DeviceMemory&& o) noexcept
-    : layout_(o.layout_), data_(std::exchange(o.data_, nullptr)), bytes_(o.bytes_), guard_(o.guard_), front_(o.front_),
+    : data_(std::exchange(o.data_, nullptr)), bytes_(o.bytes_), guard_(o.guard_), front_(o.front_),
       back_(o.back_), va_(std::exchange(o.va_, 0)), mapped_at_(o.mapped_at_), reserved_(o.reserved_), mapped_(o.mapped_),
       handle_(std::exchange(o.handle_, 0)), malloc_base_(std::exchange(o.malloc_base_, nullptr)) {}
 
@@ -187,15 +184,6 @@ bool DeviceMemory::guards_intact() const {
     if (front) CUDA_CHECK(cudaMemcpy(g.data(), data_ - front, front, cudaMemcpyDeviceToHost));
     if (back_) CUDA_CHECK(cudaMemcpy(g.data() + front, data_ + bytes_, back_, cudaMemcpyDeviceToHost));
     return std::all_of(g.begin(), g.end(), [&](unsigned char b) { return b == guard_; });
-}
-
-const char* DeviceMemory::protection() const {
-    switch (layout_) {
-        case Layout::vmm: return "guard bytes, then an unmapped page";
-        case Layout::guarded_malloc: return "guard bytes";
-        case Layout::exact_malloc: return "compute-sanitizer";
-    }
-    return "";
 }
 
 }  // namespace grader

@@ -41,13 +41,9 @@ public:
     /// True when the guard bytes next to both ends are untouched (always true where the
     /// sanitizer, not guard bytes, watches the ends).
     bool guards_intact() const;
-    /// How this buffer is protected, for messages: "a fault", "guard bytes", "compute-sanitizer".
-    const char* protection() const;
 
 private:
-    enum class Layout { vmm, guarded_malloc, exact_malloc };
     void release() noexcept;
-    Layout layout_ = Layout::exact_malloc;
     char* data_ = nullptr;
     size_t bytes_ = 0;
     uint8_t guard_ = 0;

@@ -348,11 +348,8 @@ int main(int argc, char** argv) {
             r.exercises.push_back(e);
         }
         const int rc = decide(o, r.exercises);
-        int passed = 0, failed = 0, skipped = 0;
-        for (const auto& e : r.exercises)
-            if (e.verdict.verdict != "INFO" && !e.teaching)
-                (e.verdict.verdict == "PASS" ? passed : e.verdict.verdict == "SKIP" ? skipped : failed)++;
-        std::printf("== %s: %d passed, %d failed, %d skipped (%.0f s)\n", o.name.c_str(), passed, failed, skipped,
+        const grader::Tally t = grader::tally(r.exercises);
+        std::printf("== %s: %d passed, %d failed, %d skipped (%.0f s)\n", o.name.c_str(), t.passed, t.failed, t.skipped,
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
         return finish(r, rc, t0, o.report_tool);
     } catch (const std::exception& e) {

@@ -15,12 +15,19 @@ std::string array(const std::vector<std::string>& items) {
 }
 }  // namespace
 
+Tally tally(const std::vector<ExerciseResult>& exercises) {
+    Tally t;
+    for (const ExerciseResult& e : exercises) {
+        const std::string& v = e.verdict.verdict;
+        (e.teaching || v == "INFO" ? t.info : v == "PASS" ? t.passed : v == "FAIL" ? t.failed : t.skipped)++;
+    }
+    return t;
+}
+
 std::string results_json(const RunResult& r) {
     std::string exercises;
-    int passed = 0, failed = 0, skipped = 0, info = 0;
     for (const ExerciseResult& e : r.exercises) {
         const Verdict& v = e.verdict;
-        (e.teaching || v.verdict == "INFO" ? info : v.verdict == "PASS" ? passed : v.verdict == "FAIL" ? failed : skipped)++;
         JsonObject o;
         o.add("exercise", v.exercise)
             .add("verdict", v.verdict)
@@ -37,7 +44,8 @@ std::string results_json(const RunResult& r) {
         exercises += (exercises.empty() ? "\n    " : ",\n    ") + o.str();
     }
     JsonObject summary;
-    summary.add("passed", passed).add("failed", failed).add("skipped", skipped).add("info", info);
+    const Tally t = tally(r.exercises);
+    summary.add("passed", t.passed).add("failed", t.failed).add("skipped", t.skipped).add("info", t.info);
     JsonObject ceilings;
     for (const auto& [k, v] : r.ceilings.values()) ceilings.add(k, v);
     JsonObject doc;

@@ -46,6 +46,12 @@ struct RunResult {
     double wall_s = 0;
 };
 
+/// How many exercises got each verdict; teaching exercises count as info whatever theirs.
+struct Tally {
+    int passed = 0, failed = 0, skipped = 0, info = 0;
+};
+Tally tally(const std::vector<ExerciseResult>& exercises);
+
 /// The document, as text.
 std::string results_json(const RunResult& r);
 

@@ -33,8 +33,6 @@ uint64_t seed() {
     return s;
 }
 
-const std::string& sanitizer_tool() { return settings().sanitizer; }
-
 bool sanitizer_mode() { return !settings().sanitizer.empty(); }
 
 double parse_scale(const std::string& text) {

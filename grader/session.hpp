@@ -21,8 +21,6 @@ const GpuInfo& gpu();
 const Ceilings& ceilings();
 /// The seed of this run: every input generator is derived from it.
 uint64_t seed();
-/// "memcheck", "racecheck" or "" (not under compute-sanitizer).
-const std::string& sanitizer_tool();
 /// True under compute-sanitizer: small sizes, no timing verdicts.
 bool sanitizer_mode();
 /// Multiplies every required fraction (0.8 makes every threshold 20 % easier).

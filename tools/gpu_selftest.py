@@ -38,6 +38,9 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from results_files import files_by_test, read_results_file  # noqa: E402  (beside this script)
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 # The course's one margin rule, on both sides of every graded threshold: the reference's
@@ -46,30 +49,11 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 # tools/tests/test_gpu_selftest.py fails when the two disagree.
 MARGIN = 1.10
 
-RESULTS_SCHEMA = "cuda-lessons-results"
-RESULTS_SCHEMA_VERSION = 1
-
 # Where each run's results files and test log are kept, inside each build folder.
 ARCHIVE = "selftest"
 
 
 # ====================================================================== reading results
-
-def read_results_file(path):
-    """(document, None) for a results file of the schema this script reads, else (None, problem)."""
-    path = pathlib.Path(path)
-    try:
-        doc = json.loads(path.read_text())
-    except (OSError, ValueError) as e:
-        return None, f"{path}: not readable as JSON ({e})"
-    if not isinstance(doc, dict) or doc.get("schema") != RESULTS_SCHEMA:
-        schema = doc.get("schema") if isinstance(doc, dict) else None
-        return None, f"{path}: not a results file (schema {schema!r}, expected {RESULTS_SCHEMA!r})"
-    if doc.get("schema_version") != RESULTS_SCHEMA_VERSION:
-        return None, (f"{path}: results schema_version {doc.get('schema_version')!r}, this self-test reads "
-                      f"version {RESULTS_SCHEMA_VERSION} (update tools/gpu_selftest.py with the grader)")
-    return doc, None
-
 
 def read_results_dir(folder):
     """The results files of one run: {"docs": {test: document}, "invalid": {test: problem}}.
@@ -80,12 +64,7 @@ def read_results_dir(folder):
     both, the run without a sanitizer is the one graded on speed, so it is kept. A file this
     script cannot read is kept as a problem, so that one bad file does not hide the others."""
     docs, invalid = {}, {}
-    folder = pathlib.Path(folder)
-    paths = sorted(folder.glob("*.json")) if folder.is_dir() else []
-    for path in sorted(paths, key=lambda p: p.name.count(".")):  # <test>.json before <test>.<tool>.json
-        test = path.name.split(".")[0]
-        if test in docs or test in invalid:
-            continue
+    for test, path in files_by_test(folder)[0]:
         doc, problem = read_results_file(path)
         if doc is None:
             invalid[test] = problem

@@ -31,8 +31,9 @@ import pathlib
 import re
 import sys
 
-SCHEMA = "cuda-lessons-results"
-SCHEMA_VERSION = 1
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from results_files import SCHEMA, SCHEMA_VERSION, files_by_test, read_results_file  # noqa: E402  (beside this script)
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SANITIZERS = ("memcheck", "racecheck")
 
@@ -102,36 +103,14 @@ def number(value):
     return None
 
 
-def read_results_file(path):
-    """(document, None) for a results file of schema 1, else (None, the problem in words)."""
-    path = pathlib.Path(path)
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as e:
-        return None, f"{path.name}: not readable as JSON ({e})"
-    if not isinstance(doc, dict) or doc.get("schema") != SCHEMA:
-        schema = doc.get("schema") if isinstance(doc, dict) else None
-        return None, f"{path.name}: not a results file (schema {schema!r}, expected {SCHEMA!r})"
-    if doc.get("schema_version") != SCHEMA_VERSION:
-        return None, (f"{path.name}: results schema_version {doc.get('schema_version')!r}; this report reads "
-                      f"version {SCHEMA_VERSION} only, so the file is not shown (update tools/report.py)")
-    return doc, None
-
-
 def read_results_dir(folder):
     """{"docs": {test: document}, "problems": [text], "unused": [file name]} for one folder.
 
     Per test the plain file `<test>.json` is read; a sanitizer's `<test>.memcheck.json` or
     `<test>.racecheck.json` only when the test has no plain file."""
-    folder = pathlib.Path(folder)
-    paths = sorted(folder.glob("*.json")) if folder.is_dir() else []
-    docs, problems, unused, seen = {}, [], [], set()
-    for path in sorted(paths, key=lambda p: (p.name.count("."), p.name)):  # <test>.json first
-        test = path.name.split(".")[0]
-        if test in seen:
-            unused.append(path.name)
-            continue
-        seen.add(test)
+    chosen, unused = files_by_test(folder)
+    docs, problems = {}, []
+    for test, path in chosen:
         doc, problem = read_results_file(path)
         if doc is None:
             problems.append(problem)
