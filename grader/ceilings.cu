@@ -3,7 +3,9 @@
 // written (plain CUDA C++, no library), so "a fraction of the copy ceiling" is a goal a
 // student can reach.
 #include <algorithm>
+#include <cstring>
 #include <stdexcept>
+#include <vector>
 
 #include "grader/ceilings.hpp"
 #include "grader/cuda_check.cuh"
@@ -96,6 +98,64 @@ double fma_gflops(const GpuInfo& gpu) {
     return flops / (t.median_ms * 1e-3) / 1e9;
 }
 
+// Host<->device copies (lesson 07): each direction alone and both at once on pinned memory,
+// and host-to-device from pageable memory, each one cudaMemcpy(Async) of the whole buffer.
+constexpr size_t kHostCopyBytes = size_t(256) << 20;
+
+struct HostCopyRates {
+    double h2d = 0, d2h = 0, both_ways = 0, h2d_pageable = 0;  // GB/s; both_ways counts both directions' bytes
+};
+
+HostCopyRates measure_host_copies() {
+    size_t free_b = 0, total_b = 0;
+    CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    const size_t bytes = std::min(kHostCopyBytes, free_b / 4);
+    void *host_a = nullptr, *host_b = nullptr, *dev_a = nullptr, *dev_b = nullptr;
+    CUDA_CHECK(cudaHostAlloc(&host_a, bytes, cudaHostAllocDefault));
+    CUDA_CHECK(cudaHostAlloc(&host_b, bytes, cudaHostAllocDefault));
+    CUDA_CHECK(cudaMalloc(&dev_a, bytes));
+    CUDA_CHECK(cudaMalloc(&dev_b, bytes));
+    std::memset(host_a, 1, bytes);
+    std::memset(host_b, 2, bytes);
+    CUDA_CHECK(cudaMemset(dev_b, 3, bytes));
+    std::vector<char> pageable(bytes, 4);  // written once, so its pages exist before the timing
+    // Blocking streams (cudaStreamCreate): the events on the default stream enclose their work.
+    cudaStream_t up = nullptr, down = nullptr;
+    CUDA_CHECK(cudaStreamCreate(&up));
+    CUDA_CHECK(cudaStreamCreate(&down));
+    const TimingOptions o{2, 11, false};
+    const auto gbs = [](double moved, const Timing& t) { return moved / (t.median_ms * 1e6); };
+    HostCopyRates r;
+    r.h2d = gbs(bytes, time_launch([&] { CUDA_CHECK(cudaMemcpyAsync(dev_a, host_a, bytes, cudaMemcpyHostToDevice, 0)); }, o));
+    r.d2h = gbs(bytes, time_launch([&] { CUDA_CHECK(cudaMemcpyAsync(host_b, dev_b, bytes, cudaMemcpyDeviceToHost, 0)); }, o));
+    r.both_ways = gbs(2.0 * bytes, time_launch([&] {
+                          CUDA_CHECK(cudaMemcpyAsync(dev_a, host_a, bytes, cudaMemcpyHostToDevice, up));
+                          CUDA_CHECK(cudaMemcpyAsync(host_b, dev_b, bytes, cudaMemcpyDeviceToHost, down));
+                      }, o));
+    r.h2d_pageable = gbs(bytes, time_launch([&] { CUDA_CHECK(cudaMemcpy(dev_a, pageable.data(), bytes, cudaMemcpyHostToDevice)); },
+                                            {1, 5, false}));
+    CUDA_CHECK(cudaStreamDestroy(up));
+    CUDA_CHECK(cudaStreamDestroy(down));
+    CUDA_CHECK(cudaFree(dev_a));
+    CUDA_CHECK(cudaFree(dev_b));
+    CUDA_CHECK(cudaFreeHost(host_a));
+    CUDA_CHECK(cudaFreeHost(host_b));
+    return r;
+}
+
+// Measured once per process, the first time one of the four is asked for.
+const HostCopyRates& host_copies() {
+    static const HostCopyRates r = measure_host_copies();
+    return r;
+}
+
+double copy_engines(const GpuInfo&) {
+    int device = 0, engines = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&engines, cudaDevAttrAsyncEngineCount, device));
+    return engines;
+}
+
 }  // namespace
 
 const std::vector<CeilingMeasurer>& ceiling_measurers() {
@@ -103,6 +163,13 @@ const std::vector<CeilingMeasurer>& ceiling_measurers() {
         {ceiling::copy_gbs, "copy kernel (read + write)", "GB/s", copy_gbs},
         {ceiling::dram_gbs, "DRAM theoretical", "GB/s", [](const GpuInfo& g) { return g.dram_theoretical_gbs(); }},
         {ceiling::fma_gflops, "FP32 FMA", "GFLOP/s", fma_gflops},
+        // Lesson 07 (copies between host and device):
+        {"h2d_gbs", "pinned host-to-device copy", "GB/s", [](const GpuInfo&) { return host_copies().h2d; }},
+        {"d2h_gbs", "pinned device-to-host copy", "GB/s", [](const GpuInfo&) { return host_copies().d2h; }},
+        {"both_ways_gbs", "pinned copies both ways at once (bytes of both)", "GB/s",
+         [](const GpuInfo&) { return host_copies().both_ways; }},
+        {"h2d_pageable_gbs", "pageable host-to-device copy", "GB/s", [](const GpuInfo&) { return host_copies().h2d_pageable; }},
+        {"copy_engines", "asyncEngineCount", "copy engines", copy_engines},
     };
     return all;
 }

@@ -80,6 +80,7 @@ void Exercise::teaching_only() {
 // ---------------------------------------------------------------------- one call
 
 void Exercise::prepare(Call& call, Rng* vary) {
+    if (call.before_each()) call.before_each()();
     for (Call::Buffer& b : call.buffers()) {
         switch (b.role) {
             case Call::Role::input:
@@ -89,6 +90,14 @@ void Exercise::prepare(Call& call, Rng* vary) {
             case Call::Role::in_out: b.memory->copy_from(b.initial()); break;
             case Call::Role::output:
             case Call::Role::scratch: b.memory->fill(kPoisonByte); break;
+        }
+    }
+    for (Call::Host& h : call.host_buffers()) {
+        if (h.role == Call::Role::input) {
+            if (vary && h.vary) h.vary(*vary);
+            h.checksum = h.memory->checksum();
+        } else {
+            h.memory->fill(kPoisonByte);
         }
     }
 }
@@ -102,6 +111,13 @@ void Exercise::check_after(Call& call, const std::string& which, bool verify) {
     for (const Call::Buffer& b : call.buffers())
         if (b.role == Call::Role::input && device_checksum(b.memory->data(), b.memory->bytes()) != b.checksum)
             reject(Reason::bounds, ctx + ": " + b.name + " is a const input in the contract but was modified");
+    for (const Call::Host& h : call.host_buffers()) {
+        if (!h.memory->guards_intact())
+            reject(Reason::bounds, ctx + ": something was written next to " + h.name +
+                                       ", before its first or after its last element (its guard bytes changed)");
+        if (h.role == Call::Role::input && h.memory->checksum() != h.checksum)
+            reject(Reason::bounds, ctx + ": " + h.name + " is a const input in the contract but was modified");
+    }
     if (!verify || !call.verifier()) return;
     try {
         call.verifier()();
@@ -169,6 +185,7 @@ void Exercise::grade(const Performance& p, Call& call) {
     Rng vary = rng("timed calls");
     // A varying number of warm-ups: the launcher cannot tell which call is the last.
     TimingOptions o;
+    o.clock = p.clock;
     o.warmups = 2 + int(vary.next() % 3);
     const int verified = o.warmups + int(vary.next() % unsigned(o.runs));  // one timed call, verified in full
     int calls = 0;
@@ -184,6 +201,15 @@ void Exercise::grade(const Performance& p, Call& call) {
                 reject(Reason::wrong, call.context() + " (" + which + "): " + std::to_string(left) + " of " +
                                           std::to_string(b.memory->bytes() / b.element_bytes) + " elements of " + b.name +
                                           " never written: every call must compute the whole result, not only the first");
+        }
+        for (const Call::Host& h : call.host_buffers()) {
+            if (h.role != Call::Role::output) continue;
+            const size_t left = h.memory->count_poisoned(h.element_bytes);
+            if (left)
+                reject(Reason::wrong, call.context() + " (" + which + "): " + std::to_string(left) + " of " +
+                                          std::to_string(h.memory->bytes() / h.element_bytes) + " elements of " + h.name +
+                                          " still hold the poison: never copied back, or copied back before the work "
+                                          "that writes them had finished (a copy that does not wait for its kernel)");
         }
         if (i == verified) check_after(call, which + ", verified in full");
     };
@@ -223,13 +249,22 @@ void Exercise::grade(const Performance& p, Call& call) {
                   t.unit(), need, 100 * p.fraction * threshold_scale(), t.ceiling.c_str(), m.runs,
                   remeasured ? " (close to the threshold: measured twice, the better series kept)" : "", 100 * m.spread());
     detail_ = buf;
+    // Under the wall clock the timer held every stream: what the tail still shows there is
+    // work the default stream does not wait for, which a later call on it could overtake.
     if (m.tail_ms > std::max(kTailFloorMs, kTailFraction * m.median_ms))
         reject(Reason::untimed,
-               format("the launcher's work outlived the timer: the GPU stayed busy %.3f ms (median) after the work on the "
-                      "default stream had ended, against %.3f ms timed. Work on another stream must be finished "
-                      "before the launcher's default-stream work ends: record an event on that stream and make the "
-                      "default stream wait for it (cudaStreamWaitEvent), or launch on the default stream",
-                      m.tail_ms, m.median_ms));
+               p.clock == Clock::wall
+                   ? format("the launcher returned work that the default stream does not wait for: the GPU stayed busy "
+                            "%.3f ms (median) after an event recorded on the default stream had completed, against %.3f "
+                            "ms timed. A stream made with cudaStreamNonBlocking must be joined before the launcher "
+                            "returns: record an event on it and make the default stream wait for it "
+                            "(cudaStreamWaitEvent), or use streams made by cudaStreamCreate, which it waits for",
+                            m.tail_ms, m.median_ms)
+                   : format("the launcher's work outlived the timer: the GPU stayed busy %.3f ms (median) after the work "
+                            "on the default stream had ended, against %.3f ms timed. Work on another stream must be "
+                            "finished before the launcher's default-stream work ends: record an event on that stream and "
+                            "make the default stream wait for it (cudaStreamWaitEvent), or launch on the default stream",
+                            m.tail_ms, m.median_ms));
     if (impossible(p, ceilings(), double(gpu().l2_bytes), m.median_ms))
         reject(Reason::impossible,
                "faster than this GPU can move the data or do the arithmetic: the kernel must be skipping work "

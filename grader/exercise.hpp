@@ -123,6 +123,8 @@ public:
     /// at random verified in full. FAIL: slow, impossible (faster than this GPU allows),
     /// untimed (work left running on another stream past the timed interval), wrong. Under
     /// compute-sanitizer nothing is timed: the exercise is graded on correctness only.
+    /// Under Clock::wall (p.clock) the timer holds all streams; "untimed" then means work the
+    /// default stream does not wait for (a non-blocking stream left unjoined).
     void grade(const Performance& p, Call& call);
 
     /// Times a routine on the same work as the exercise, in the same run: a vendor library
@@ -147,6 +149,9 @@ public:
     void figure(const std::string& key, double value) { figures_[key] = value; }
     /// A word for the results file (e.g. the vendor routine's name).
     void label(const std::string& key, const std::string& value) { labels_[key] = value; }
+    /// The figures recorded so far (grade() records "median_ms", "threshold", …), for a lesson
+    /// that derives one more from them.
+    const std::map<std::string, double>& figures() const { return figures_; }
 
     // ------------------------------------------------------------------ used by the exercise process
     /// Runs `body`, turning every failure into a verdict.

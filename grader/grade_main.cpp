@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// `grade`: the supervisor every lesson test runs. It holds no student code. It checks the
-// GPU (exit 77 = SKIP when there is none), measures the ceilings once, starts the lesson
-// program once per exercise (supervisor.hpp), prints the verdicts, writes the results file
-// (results.hpp) and decides the exit code.
+// `grade`: the supervisor every lesson test runs. It holds no student code. It reads the
+// student's files for what the lesson does not allow (policy.hpp), builds the lesson
+// program, checks the GPU (exit 77 = SKIP when there is none), measures the ceilings once,
+// starts the lesson program once per exercise (supervisor.hpp), prints the verdicts, writes
+// the results file (results.hpp) and decides the exit code.
 #include <cuda_runtime.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -19,6 +20,7 @@
 
 #include "grader/ceilings.hpp"
 #include "grader/gpu.cuh"
+#include "grader/policy.hpp"
 #include "grader/results.hpp"
 #include "grader/session.hpp"
 #include "grader/settings.hpp"
@@ -38,13 +40,17 @@ void print_help() {
         "  --seed=N            reproduce a run's inputs (each run prints its seed)\n"
         "  --timeout=S         seconds one exercise may take before it counts as a hang (default 180)\n"
         "  --expect-reject=R   a known-bad variant's test: pass only if each exercise is rejected for a\n"
-        "                      reason in R (wrong,bounds,fault,slow,impossible,untimed,hang,crash)\n"
+        "                      reason in R (wrong,bounds,fault,slow,impossible,untimed,hang,crash);\n"
+        "                      policy: the policy check stops the lesson before its build\n"
         "  --name=, --submission=, --revision=   recorded in the results file (Meson sets them)\n"
         "  --report-tool=PATH  tools/report.py, named under the results line so students find it\n"
         "  --fail=MESSAGE, --skip=MESSAGE         stand in for a test that cannot run (e.g. a missing tool)\n"
         "  --build=DIR --target=T                 build the lesson program first (ninja -C DIR T): a compile\n"
         "                      error fails this lesson only, with the compiler's first errors\n"
         "  --missing=FILES     files the submission lacked when the build was configured: checked again\n"
+        "  --kernels=FILES --policy=FILES         before the build, check the student's files (relative to\n"
+        "                      --submission, or absolute) against the policy files' rules (grader/policy.hpp)\n"
+        "  --theory=PAGE       the lesson's theory page, named under a policy failure\n"
         "environment: GRADER_THRESHOLD_SCALE (instructor knob, 1 = as shipped), GRADER_RESULTS_DIR, GRADER_TIMEOUT\n"
         "Run the lesson program itself (build/lesson01 -tc='01.1*') for cuda-gdb, ncu or compute-sanitizer:\n"
         "it then runs the exercises in one process and its verdicts count for nothing.\n");
@@ -54,12 +60,25 @@ struct Options {
     std::string program, name, seed, submission, revision, fail, skip, report_tool;
     std::string build, target;          ///< build the program first: `ninja -C build target`
     std::vector<std::string> missing;   ///< files the submission lacked at configure time
+    std::vector<std::string> kernels;   ///< the student's files of the lesson, for the policy check
+    std::vector<std::string> policy;    ///< the policy files: lessons/policy.txt and the lesson's own
+    std::string theory;                 ///< the lesson's theory page
+    bool expect_policy = false;         ///< --expect-reject names policy
     std::vector<std::string> include, exclude;
     std::set<grader::Reason> expect_reject;
     std::vector<std::string> expect_words;
     int timeout_s = 0;
     bool list = false;
 };
+
+// The items of a comma-separated list.
+std::vector<std::string> split(const std::string& list) {
+    std::vector<std::string> items;
+    std::stringstream ss(list);
+    std::string item;
+    while (std::getline(ss, item, ',')) items.push_back(item);
+    return items;
+}
 
 // True when `arg` starts with `prefix`; the rest goes to `value`.
 bool option(const std::string& arg, const char* prefix, std::string& value) {
@@ -83,13 +102,12 @@ Options parse(int argc, char** argv) {
             o.timeout_s = std::atoi(v.c_str());
             if (o.timeout_s <= 0) throw std::invalid_argument("--timeout takes seconds, e.g. --timeout=300");
         } else if (option(a, "--expect-reject=", v)) {
-            std::stringstream ss(v);
-            std::string word;
-            while (std::getline(ss, word, ',')) {
+            for (const std::string& word : split(v)) {
                 grader::Reason r = grader::reason_from_string(word);
-                if (r == grader::Reason::none || r == grader::Reason::skipped)
+                if (word == "policy") o.expect_policy = true;  // the run's status, not an exercise's reason
+                else if (r == grader::Reason::none || r == grader::Reason::skipped)
                     throw std::invalid_argument("--expect-reject: unknown reason '" + word + "'");
-                o.expect_reject.insert(r);
+                else o.expect_reject.insert(r);
                 o.expect_words.push_back(word);
             }
         } else if (option(a, "--name=", v)) {
@@ -105,9 +123,13 @@ Options parse(int argc, char** argv) {
         } else if (option(a, "--target=", v)) {
             o.target = v;
         } else if (option(a, "--missing=", v)) {
-            std::stringstream ss(v);
-            std::string file;
-            while (std::getline(ss, file, ',')) o.missing.push_back(file);
+            o.missing = split(v);
+        } else if (option(a, "--kernels=", v)) {
+            o.kernels = split(v);
+        } else if (option(a, "--policy=", v)) {
+            o.policy = split(v);
+        } else if (option(a, "--theory=", v)) {
+            o.theory = v;
         } else if (option(a, "--fail=", v)) {
             o.fail = v;
         } else if (option(a, "--skip=", v)) {
@@ -191,6 +213,23 @@ std::string build_program(const Options& o) {
     return rc == 0 ? "" : first_errors(output);
 }
 
+// The policy check (grader/policy.hpp): the findings in the student's files of the lesson,
+// against the rules of every policy file given.
+std::vector<grader::PolicyFinding> policy_findings(const Options& o) {
+    std::vector<grader::PolicyRule> rules;
+    for (const std::string& file : o.policy) {
+        std::ifstream f(file, std::ios::binary);
+        std::stringstream text;
+        text << f.rdbuf();
+        if (!f) throw std::runtime_error("cannot read the policy file " + file);
+        const std::vector<grader::PolicyRule> more = grader::parse_policy(text.str(), file);
+        rules.insert(rules.end(), more.begin(), more.end());
+    }
+    std::vector<std::string> paths;
+    for (const std::string& k : o.kernels) paths.push_back(!k.empty() && k[0] == '/' ? k : o.submission + "/" + k);
+    return grader::check_files(paths, o.kernels, rules);
+}
+
 // The exit code of a run: 0 all graded exercises passed (or, with --expect-reject, all were
 // rejected for an expected reason); 77 nothing could be graded; 1 otherwise.
 int decide(const Options& o, const std::vector<grader::ExerciseResult>& results) {
@@ -204,7 +243,7 @@ int decide(const Options& o, const std::vector<grader::ExerciseResult>& results)
             continue;
         }
         if (v.verdict == "SKIP") continue;
-        if (o.expect_reject.empty()) {
+        if (o.expect_words.empty()) {
             ++graded;
             bad += v.verdict != "PASS";
             continue;
@@ -225,7 +264,7 @@ int decide(const Options& o, const std::vector<grader::ExerciseResult>& results)
                         v.exercise.c_str(), v.verdict == "PASS" ? "ACCEPTED" : "rejected", grader::to_string(v.reason));
         }
     }
-    if (graded == 0) return info > 0 && o.expect_reject.empty() ? 0 : kSkip;
+    if (graded == 0) return info > 0 && o.expect_words.empty() ? 0 : kSkip;
     return bad ? 1 : 0;
 }
 
@@ -281,6 +320,38 @@ int main(int argc, char** argv) {
             std::printf("   the files that were missing are there now: reconfiguring the build\n");
             if (capture("ninja -C " + quoted(o.build) + " reconfigure", output) != 0)
                 throw std::runtime_error("reconfiguring the build failed:" + first_errors(output));
+        }
+        if (!o.policy.empty()) {
+            // Before anything of the student's is compiled or run. Like a compile error, a
+            // finding fails the lesson as a whole: no exercise of it runs.
+            const std::vector<grader::PolicyFinding> found = policy_findings(o);
+            std::string lines;
+            for (const std::string& line : grader::policy_report(found, 12)) lines += "\n      " + line;
+            if (!found.empty()) {
+                int rc = 1;
+                if (o.expect_words.empty()) {
+                    std::printf("FAIL  %s: [policy] your code uses what this lesson does not allow, so it was not built:%s\n",
+                                o.name.c_str(), lines.c_str());
+                    if (!o.theory.empty())
+                        std::printf("      read %s, section \"What the grader allows\"\n", o.theory.c_str());
+                } else if (o.expect_policy) {
+                    std::printf("OK    %s: the known-bad variant was rejected [policy], as it must be:%s\n", o.name.c_str(),
+                                lines.c_str());
+                    rc = 0;
+                } else {
+                    std::printf("BAD   %s: the known-bad variant was rejected [policy], not for an expected reason:%s\n",
+                                o.name.c_str(), lines.c_str());
+                }
+                r.status = "policy", r.status_message = "uses what the lesson does not allow:" + lines;
+                return finish(r, rc, t0, o.report_tool);
+            }
+            if (o.expect_policy && o.expect_reject.empty()) {
+                // A variant only the policy check can reject (it would pass when run): the
+                // check must find it, GPU or not.
+                std::printf("BAD   %s: the known-bad variant passed the policy check, which must reject it\n", o.name.c_str());
+                r.status = "error", r.status_message = "the known-bad variant passed the policy check, which must reject it";
+                return finish(r, 1, t0, o.report_tool);
+            }
         }
         if (!o.build.empty()) {
             const std::string errors = build_program(o);

@@ -7,6 +7,7 @@
 #include "grader/cuda_check.cuh"
 #include "grader/device_buffer.cuh"
 #include "grader/exercise.hpp"
+#include "grader/host_buffer.hpp"
 #include "grader/inputs.hpp"
 #include "grader/performance.hpp"
 #include "grader/random.hpp"

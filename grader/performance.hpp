@@ -6,6 +6,7 @@
 #include <string>
 
 #include "grader/ceilings.hpp"
+#include "grader/timing.cuh"
 
 namespace grader {
 
@@ -37,6 +38,9 @@ struct Performance {
     /// Otherwise the name of a baseline timed on the same work in the same run.
     std::string baseline;
     double baseline_ms = 0;
+    /// How the calls are timed: CUDA events on the default stream, or the host clock until the
+    /// device is idle (Clock::wall, for work spread over streams on purpose: lesson 07).
+    Clock clock = Clock::events;
 };
 
 /// A memory-bound exercise: `fraction` of the copy bandwidth.

@@ -2,7 +2,8 @@
 /// @file
 /// @brief The results file, schema version 1 (documented in docs/results_schema.md): one
 ///        JSON document per test run, written by the supervisor for every outcome — graded,
-///        skipped, missing files, a filter that matches nothing, a program that does not start.
+///        skipped, missing files, a policy finding, a compile error, a filter that matches
+///        nothing, a program that does not start.
 #pragma once
 #include <string>
 #include <vector>
@@ -35,7 +36,7 @@ struct RunResult {
     std::string sanitizer;            ///< "", "memcheck" or "racecheck"
     std::vector<std::string> filters; ///< -tc / -tce as given
     std::vector<std::string> expect_reject;
-    /// graded, skipped, missing_files, no_match or error
+    /// graded, skipped, missing_files, policy, compile_error, no_match or error
     std::string status = "graded";
     std::string status_message;
     bool has_gpu = false;

@@ -3,6 +3,11 @@
 // finds the grader's report file, writes a PASS report into it with a made-up tag, and
 // ends the process with _exit(0). The report is not sealed with the grader's key. Must be
 // rejected: crash.
+// Written plainly, its file access, its "GRADER_" and "/proc/" texts and _exit would be
+// rejected by the static policy check (lessons/policy.txt) before the build. This variant
+// hides them from it, as a determined student could: a macro pastes each name together and
+// no string literal holds a checked text whole. So its test still exercises the run-time
+// defence: the sealed report.
 #include <glob.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -13,6 +18,11 @@
 #include "bank_conflicts.cuh"
 
 namespace {
+
+#define JOIN(a, b) a##b
+
+// The name of one of the grader's variables, assembled at run time.
+std::string grader_variable(const char* rest) { return std::string("GRA") + "DER_" + rest; }
 
 constexpr int kTile = 32;
 constexpr int kWidth = 32, kHeight = 8;  // each thread handles kTile / kHeight rows
@@ -28,7 +38,7 @@ __global__ void transpose_naive_kernel(const float* in, float* out, int rows, in
 // The process started with GRADER_* variables; unsetenv() left their text in the initial
 // environment block, which /proc shows. Returns "" when `name` is not there.
 std::string initial_env(const std::string& name) {
-    std::ifstream env("/proc/self/environ", std::ios::binary);
+    std::JOIN(if, stream) env(std::string("/pr") + "oc/self/environ", std::ios::binary);
     std::string entry;
     while (std::getline(env, entry, '\0'))
         if (entry.compare(0, name.size() + 1, name + "=") == 0) return entry.substr(name.size() + 1);
@@ -37,11 +47,11 @@ std::string initial_env(const std::string& name) {
 
 // Where the report goes: from the environment, else the newest of the grader's folders.
 std::string report_path() {
-    std::string path = initial_env("GRADER_REPORT");
+    std::string path = initial_env(grader_variable("REPORT"));
     if (!path.empty()) return path;
     glob_t found{};
     time_t newest = 0;
-    if (glob("/tmp/grader-*", GLOB_ONLYDIR, nullptr, &found) == 0)
+    if (JOIN(gl, ob)((std::string("/tmp/gra") + "der-*").c_str(), GLOB_ONLYDIR, nullptr, &found) == 0)
         for (size_t i = 0; i < found.gl_pathc; ++i) {
             struct stat st{};
             if (stat(found.gl_pathv[i], &st) == 0 && st.st_mtime >= newest)
@@ -54,20 +64,20 @@ std::string report_path() {
 void forge_pass_and_leave() {
     const std::string path = report_path();
     if (!path.empty()) {
-        std::ofstream report(path, std::ios::binary | std::ios::trunc);
+        std::JOIN(of, stream) report(path, std::ios::binary | std::ios::trunc);
         report << "cuda-lessons report v1\n"
                << "kind=exercise\n"
                << "exercise=02.1 tiled transpose\n"
                << "verdict=PASS\n"
                << "reason=none\n"
                << "perf_graded=true\n"
-               << "echo_seed=" << initial_env("GRADER_SEED") << "\n"
-               << "echo_ceilings=" << initial_env("GRADER_CEILINGS") << "\n"
-               << "echo_threshold_scale=" << initial_env("GRADER_THRESHOLD_SCALE") << "\n"
-               << "echo_sanitizer=" << initial_env("GRADER_SANITIZER") << "\n"
+               << "echo_seed=" << initial_env(grader_variable("SEED")) << "\n"
+               << "echo_ceilings=" << initial_env(grader_variable("CEILINGS")) << "\n"
+               << "echo_threshold_scale=" << initial_env(grader_variable("THRESHOLD_SCALE")) << "\n"
+               << "echo_sanitizer=" << initial_env(grader_variable("SANITIZER")) << "\n"
                << "tag=0123456789abcdef\n";
     }
-    _exit(0);  // before the grader's checks can write the real report
+    JOIN(_ex, it)(0);  // before the grader's checks can write the real report
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Known-bad 03.1: the reference, whose launcher waits for its first launch and then ends
 // the process with std::exit(0), as if a clean exit meant success. No report is sent.
-// Must be rejected: crash.
+// Must be rejected: policy, by the static check before the build (lessons/policy.txt);
+// run, it would be rejected as crash.
 #include <cstdlib>
 
 #include "tiling.cuh"

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+/// @file
+/// @brief Pinned host buffers owned by the grader, for launchers that copy between host and
+///        device themselves (lesson 07): guarded on both sides, poisoned before each call,
+///        and checked between calls like grader::DeviceBuffer (call.hpp: host_input,
+///        host_output).
+///
+/// The memory comes from cudaHostAlloc, so cudaMemcpyAsync moves it by DMA without a
+/// staging copy. Guard bytes lie before the first and after the last element, inside the
+/// same allocation, so a copy that runs past either end lands in them and is seen after
+/// the call (bounds). The checks between calls (checksum, poisoned elements) run on the
+/// GPU through the buffer's device mapping: one pass over PCIe or NVLink, far quicker than
+/// the host for a buffer of hundreds of MiB.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "grader/device_buffer.cuh"
+
+namespace grader {
+
+class HostMemory {
+public:
+    /// `bytes` of pinned host memory whose guard zones hold `guard_byte`; `what` names the
+    /// buffer in an allocation failure. Throws CudaError.
+    HostMemory(size_t bytes, uint8_t guard_byte, const char* what);
+    HostMemory(const HostMemory&) = delete;
+    HostMemory& operator=(const HostMemory&) = delete;
+    ~HostMemory();
+
+    void* data() const { return data_; }
+    size_t bytes() const { return bytes_; }
+
+    /// Every byte of the buffer set to `byte` (on the host).
+    void fill(uint8_t byte);
+    /// True when the guard bytes next to both ends are untouched.
+    bool guards_intact() const;
+    /// A 64-bit checksum of the contents (device_checksum through the device mapping).
+    uint64_t checksum() const;
+    /// Elements of `element_bytes` whose every byte is 0xFF, the poison (on the device).
+    size_t count_poisoned(size_t element_bytes) const;
+
+private:
+    char* base_ = nullptr;  ///< the allocation: guard, data, guard
+    char* data_ = nullptr;
+    void* device_data_ = nullptr;  ///< data_ as the device sees it
+    size_t bytes_ = 0;
+    uint8_t guard_ = 0;
+};
+
+template <class T>
+class HostBuffer {
+public:
+    /// n elements, poisoned.
+    explicit HostBuffer(size_t n, const char* what = "host buffer") : mem_(n * sizeof(T), guard_byte<T>(), what), n_(n) {
+        poison();
+    }
+
+    T* data() { return static_cast<T*>(mem_.data()); }
+    const T* data() const { return static_cast<const T*>(mem_.data()); }
+    size_t size() const { return n_; }
+    size_t bytes() const { return n_ * sizeof(T); }
+    T& operator[](size_t i) { return data()[i]; }
+    const T& operator[](size_t i) const { return data()[i]; }
+
+    /// A copy of the contents, for compare() and the Exercise::expect_* checks.
+    std::vector<T> contents() const { return std::vector<T>(data(), data() + n_); }
+    void poison() { mem_.fill(kPoisonByte); }
+
+    HostMemory& memory() { return mem_; }
+    const HostMemory& memory() const { return mem_; }
+
+private:
+    HostMemory mem_;
+    size_t n_;
+};
+
+}  // namespace grader

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: MIT
+/// @file
+/// @brief The grader's own copies of the notes' four convolution kernels, for lesson 04's
+///        teaching table and for the comparison a too-slow submission is measured against.
+///
+/// Each is the kernel a starter ships or a reference uses, with the same block shape, so
+/// that exercise 04.0 shows on the student's GPU the two ends of every graded contrast pair:
+///
+/// | version | is | block |
+/// |---|---|---|
+/// | global()     | the 04.1 starter: filter in a `__device__` array | 32 × 8, one output per thread |
+/// | constant()   | the 04.1 reference, and the 04.2 and 04.3 starters | 32 × 8, one output per thread |
+/// | halo_tile()  | the 04.2 reference, and the 04.4 starter | 32 × 32, (32 + k − 1)² shared tile |
+/// | cache_halo() | the 04.3 reference | 32 × 32, 32 × 32 shared tile, halo through L1 |
+///
+/// All follow the contract of convolution.cuh (cross-correlation, zero padding) with the
+/// filter set by set_filter(); all launch on the default stream without synchronizing.
+#pragma once
+
+namespace versions {
+
+/// Stores k × k weights (host memory) for every version, in global and in constant memory.
+void set_filter(const float* weights, int k);
+
+/// One thread per pixel, weights loaded from global memory (04.1 starter).
+void global(const float* in, float* out, int rows, int cols);
+/// One thread per pixel, weights from constant memory (04.1 reference).
+void constant(const float* in, float* out, int rows, int cols);
+/// Output tile plus halo in shared memory, ghost cells 0 (04.2 reference).
+void halo_tile(const float* in, float* out, int rows, int cols);
+/// Inner tile in shared memory, halo read from global memory (04.3 reference).
+void cache_halo(const float* in, float* out, int rows, int cols);
+
+}  // namespace versions

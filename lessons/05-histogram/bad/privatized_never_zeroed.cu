@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: MIT
+// Known-bad 05.1: the shared bins are never set to zero. Shared memory is not cleared
+// between blocks: a block starts with whatever the block before it on that SM left there,
+// here that block's counts. Must be rejected: wrong.
+#include <cuda_runtime.h>
+
+#include "histogram.cuh"
+
+namespace {
+
+constexpr int kBlock = 1024;
+
+__global__ void __launch_bounds__(kBlock)
+    histogram_privatized_kernel(const unsigned char* __restrict__ in, size_t n, unsigned int* __restrict__ bins) {
+    __shared__ unsigned int s[kHistogramBins];  // this block's private bins
+    // the bug: the bins are not zeroed (the barrier alone orders nothing useful)
+    __syncthreads();
+    const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < n) atomicAdd(&s[in[i]], 1u);  // in[i] is an unsigned char: 0 … 255
+    __syncthreads();  // every count is in before the bins are read
+    for (int v = threadIdx.x; v < kHistogramBins; v += blockDim.x) {
+        const unsigned int count = s[v];
+        if (count > 0) atomicAdd(&bins[v], count);  // other blocks add to the same bins
+    }
+}
+
+}  // namespace
+
+void histogram_privatized(const unsigned char* in, size_t n, unsigned int* bins) {
+    // The kernel only adds to bins: they start at zero on every call, on the same stream.
+    cudaMemsetAsync(bins, 0, kHistogramBins * sizeof(unsigned int), 0);
+    if (n == 0) return;  // a grid of 0 blocks is a launch error
+    histogram_privatized_kernel<<<unsigned((n + kBlock - 1) / kBlock), kBlock>>>(in, n, bins);
+}

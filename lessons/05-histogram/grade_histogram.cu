@@ -1,0 +1,564 @@
+// SPDX-License-Identifier: MIT
+// Lesson 05 grader: 256-bin histograms of bytes. Every exercise is checked for the exact
+// count of every bin on four kinds of input (uniform bytes, English text, one value
+// repeated, 90 % one value) at awkward sizes, called a second time on the bins of its
+// first call, and then timed against a routine run on the same bytes in the same run:
+// 05.1 against the grader's one-global-atomic-per-byte kernel (the starter's), 05.2 and
+// 05.3 against CUB DeviceHistogram::HistogramEven. Exercise 05.0 prints the teaching
+// table: every version on inputs from no contention to a single value.
+#include <doctest/doctest.h>
+
+#include <cub/device/device_histogram.cuh>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <iterator>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "grader/grader.hpp"
+#include "histogram.cuh"
+#include "histogram_versions.cuh"
+
+GRADER_LESSON("05", "Atomics and privatization", "lessons/05-histogram/theory.md");
+
+namespace {
+
+// ------------------------------------------------------------------ thresholds
+// PROVISIONAL, all four: set from a GPU self-test run (theory.md, "Measured on this
+// project's GPUs", says which results keys). Each must sit near the geometric mean of the
+// reference's figure and the starter's, with at least 1.10 on both sides.
+//
+// 05.1 is measured against the grader's copy of its starter (one global atomicAdd per
+// byte) on the same text, as a multiple of that kernel's speed: both are limited by
+// atomics, not by DRAM, so their ratio holds across GPUs whose memory differs, and CUB
+// (the vendor figure, recorded too) is two orders of magnitude away from either.
+constexpr double kPrivatizedFraction = 4.0;      // × global atomics, English text (H200: 43.6 ×, starter 1.0 ×)
+constexpr double kCoarsenedFraction = 0.70;      // of CUB, uniform bytes (H200: 1.07, starter 0.047)
+constexpr double kSkewedFraction = 1.0;          // of CUB on the same 90 %-one-value bytes (H200: 1.21, starter 1.19)
+constexpr double kSkewedUniformFraction = 0.70;  // 05.3 on uniform bytes, of CUB there (H200: 1.95)
+
+// ------------------------------------------------------------------ inputs
+constexpr double kSkew = 0.9;                  // share of the most frequent value in the skewed inputs
+const double kTableShares[] = {0.5, 0.9, 0.99};  // 05.0's contention between uniform (0) and one value (1)
+const char* const kTextPath = "/usr/share/common-licenses/GPL-3";  // in every Debian and Ubuntu system
+
+// n = 0, sizes around one and sixteen bytes (one uint4), around 256 (a block's bins; and
+// the input then ends flush with the unmapped page after it, where a 16-byte load past
+// the end faults), primes, and large sizes.
+const size_t kSizes[] = {0, 1, 15, 16, 17, 31, 255, 256, 257, 4096, 4097, 65536, 1000003, 1048576, 16777259};
+constexpr size_t kRepeatSize = 1000003;  // also called a second time on the bins of its first call
+constexpr size_t kSanitizerMaxN = 70000;  // compute-sanitizer runs kernels far slower
+// 05.1's kernels are limited by atomics, far below DRAM speed: 64 MiB take milliseconds
+// (and the starter's one atomic per byte, timed for the threshold, takes far longer).
+constexpr size_t kAtomicsTimingBytes = (size_t(64) << 20) | 1;
+// 05.0: every version on six inputs; the versions with one byte per thread only on the
+// first kTableSlowBytes (they run at a few GB/s or less where one value dominates).
+constexpr size_t kTableBytes = (size_t(256) << 20) | 1, kTableSlowBytes = (size_t(16) << 20) | 1;
+
+using Bytes = std::vector<unsigned char>;
+using Counts = std::array<uint64_t, kHistogramBins>;
+using Launcher = void (*)(const unsigned char*, size_t, unsigned int*);
+
+enum class Kind { uniform, text, one_value, skewed };
+
+struct Input {
+    Bytes bytes;
+    std::string what;  // for messages: "uniform bytes", "90 % one value (37), the rest uniform"
+};
+
+// The text the text inputs repeat: the GPL version 3, or, where that file is absent, a
+// generated stand-in with English-like letter and space frequencies.
+struct Text {
+    Bytes bytes;
+    std::string name;
+};
+
+Bytes english_like() {
+    static const char* const words[] = {
+        "the", "of", "and", "to", "a", "in", "is", "that", "for", "it", "as", "with", "be", "on", "not", "this",
+        "by", "are", "or", "from", "at", "which", "an", "have", "all", "one", "their", "there", "been", "more",
+        "when", "program", "work", "license", "source", "code", "copy", "free", "software", "terms", "rights",
+        "modify", "distribute", "under", "any", "other", "each", "those", "these", "people", "public", "general"};
+    grader::Rng rng(2007);
+    Bytes out;
+    bool capital = true;
+    while (out.size() < (size_t(40) << 10)) {
+        const std::string w = words[rng.next() % std::size(words)];
+        for (size_t i = 0; i < w.size(); ++i) out.push_back(static_cast<unsigned char>(i == 0 && capital ? w[i] - 32 : w[i]));
+        const uint64_t r = rng.next() % 100;
+        capital = r < 6;
+        if (r < 6) out.push_back('.');
+        else if (r < 11) out.push_back(',');
+        out.push_back(r % 13 == 0 ? '\n' : ' ');
+    }
+    return out;
+}
+
+const Text& text_source() {
+    static const Text text = [] {
+        std::ifstream f(kTextPath, std::ios::binary);
+        Bytes b((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+        if (b.size() >= 1024) return Text{b, "English text (" + std::string(kTextPath) + ", repeated)"};
+        std::printf("      %s not found: the text inputs use generated English-like text instead\n", kTextPath);
+        return Text{english_like(), "English-like generated text"};
+    }();
+    return text;
+}
+
+Bytes uniform_bytes(size_t n, grader::Rng& rng) {
+    Bytes b(n);
+    for (size_t i = 0; i < n; i += 8) {
+        const uint64_t r = rng.next();
+        for (size_t k = 0; k < 8 && i + k < n; ++k) b[i + k] = static_cast<unsigned char>(r >> (8 * k));
+    }
+    return b;
+}
+
+// A share of the bytes (in 1/65536 steps) hold `hot`, the others are uniform (so `hot`
+// also gets its 1/256 of those). Two bytes per random number: 16 bits decide, 8 bits give
+// the uniform value.
+Bytes contended_bytes(size_t n, double share, unsigned char hot, grader::Rng& rng) {
+    const uint64_t threshold = uint64_t(share * 65536.0 + 0.5);
+    Bytes b(n);
+    for (size_t i = 0; i < n; i += 2) {
+        const uint64_t r = rng.next();
+        for (size_t k = 0; k < 2 && i + k < n; ++k) {
+            const uint64_t part = r >> (24 * k);
+            b[i + k] = (part & 0xFFFFu) < threshold ? hot : static_cast<unsigned char>(part >> 16);
+        }
+    }
+    return b;
+}
+
+Bytes text_bytes(size_t n, grader::Rng& rng) {
+    const Bytes& src = text_source().bytes;
+    Bytes b(n);
+    size_t from = rng.next() % src.size(), done = 0;
+    while (done < n) {
+        const size_t k = std::min(n - done, src.size() - from);
+        std::copy_n(src.begin() + from, k, b.begin() + done);
+        done += k, from = 0;
+    }
+    return b;
+}
+
+std::string percent(double share) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g %%", 100 * share);
+    return buf;
+}
+
+Input make_input(Kind kind, size_t n, grader::Rng& rng, double share = kSkew) {
+    switch (kind) {
+        case Kind::uniform: return {uniform_bytes(n, rng), "uniform bytes"};
+        case Kind::text: return {text_bytes(n, rng), text_source().name};
+        case Kind::one_value: {
+            // 128–255: the values a signed char turns negative
+            const auto v = static_cast<unsigned char>(128 + rng.next() % 128);
+            return {Bytes(n, v), "one value (" + std::to_string(v) + ") repeated"};
+        }
+        case Kind::skewed: {
+            const auto hot = static_cast<unsigned char>(rng.next() % 256);
+            return {contended_bytes(n, share, hot, rng),
+                    share >= 1 ? "one value (" + std::to_string(hot) + ") repeated"
+                               : percent(share) + " one value (" + std::to_string(hot) + "), the rest uniform"};
+        }
+    }
+    return {};
+}
+
+// The counts of the first n bytes of b (all of them by default).
+Counts count_bytes(const Bytes& b, size_t n = SIZE_MAX) {
+    n = std::min(n, b.size());
+    // Four tables, so that runs of one value do not wait on one counter.
+    std::vector<Counts> t(4, Counts{});
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) ++t[0][b[i]], ++t[1][b[i + 1]], ++t[2][b[i + 2]], ++t[3][b[i + 3]];
+    for (; i < n; ++i) ++t[0][b[i]];
+    Counts c{};
+    for (int v = 0; v < kHistogramBins; ++v) c[v] = t[0][v] + t[1][v] + t[2][v] + t[3][v];
+    return c;
+}
+
+bool same_counts(const std::vector<unsigned int>& got, const Counts& want) {
+    for (int v = 0; v < kHistogramBins; ++v)
+        if (got[v] != want[v]) return false;
+    return true;
+}
+
+std::string mib(size_t n) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.0f", n / 1048576.0);
+    return buf;
+}
+
+grader::Work work_for(size_t n) { return {double(n) + kHistogramBins * sizeof(unsigned int), 0}; }
+
+// ------------------------------------------------------------------ checking the bins
+
+// What a wrong histogram most likely comes from, when the pattern says so.
+std::string diagnose(const std::vector<unsigned int>& got, const Counts& want, size_t n) {
+    bool minus_one = true, high_lost = true, any_high = false, low_right = true;
+    uint64_t sum = 0;
+    for (int v = 0; v < kHistogramBins; ++v) {
+        sum += got[v];
+        minus_one = minus_one && got[v] == static_cast<unsigned int>(want[v] - 1);
+        if (v >= 128 && want[v] > 0) any_high = true, high_lost = high_lost && got[v] == 0;
+        if (v < 128) low_right = low_right && got[v] == want[v];
+    }
+    if (minus_one)
+        return "every bin holds its count minus one: the bins started at 0xFFFFFFFF (the grader's fill) and were never "
+               "set to zero — the launcher must zero them itself before counting (cudaMemsetAsync on the default stream, "
+               "or a kernel)";
+    if (any_high && high_lost && low_right)
+        return "the bytes 128–255 were not counted in their bins: read as a signed char they are negative, and a "
+               "negative index points before the bins — index with an unsigned char";
+    if (sum > n && got[127] > want[127]) {
+        bool only_127 = true;
+        for (int v = 0; v < kHistogramBins; ++v) only_127 = only_127 && (v == 127 || got[v] == want[v]);
+        if (only_127)
+            return std::to_string(got[127] - want[127]) +
+                   " bytes too many in bin 127: the bytes just past the input are guard bytes of value 127, so the "
+                   "kernel read past in[n-1] (a 16-byte load that reaches past the end?)";
+    }
+    if (sum < n)
+        return "the bins add up to " + std::to_string(sum) + ", not to n = " + std::to_string(n) + ": " +
+               std::to_string(n - sum) +
+               " bytes were lost — increments without atomics lose updates when two threads add to one bin at once, "
+               "and a block's bins must be complete (a barrier) before they are merged";
+    if (sum > n)
+        return "the bins add up to " + std::to_string(sum) + ", more than n = " + std::to_string(n) +
+               ": some bytes were counted twice, or bytes outside the input were counted";
+    return "";
+}
+
+// FAIL (wrong) unless every bin holds its exact count.
+void expect_bins(grader::Exercise& ex, const std::vector<unsigned int>& got, const Counts& want, size_t n,
+                 const std::string& ctx) {
+    std::vector<grader::Expected> expected;
+    for (int v = 0; v < kHistogramBins; ++v) expected.push_back({size_t(v), double(want[v]), 0});
+    const grader::Comparison c = grader::compare_entries(got, expected);
+    if (c.ok()) return;
+    const std::string why = diagnose(got, want, n);
+    ex.reject(grader::Reason::wrong, ctx + ": " + c.describe([](size_t v) { return "bin " + std::to_string(v); }) +
+                                         (why.empty() ? "" : ". " + why));
+}
+
+// One call of a launcher on `in` (whose host copy is `host`), its bins poisoned before.
+struct HistogramCall {
+    grader::DeviceBuffer<unsigned int> bins;
+    grader::Call call;
+    HistogramCall(grader::Exercise& ex, Launcher launch, const std::string& ctx, grader::DeviceBuffer<unsigned char>& in,
+                  Bytes& host)
+        : bins(kHistogramBins, "bins"), call(ctx, [this, launch, &in] { launch(in.data(), in.size(), bins.data()); }) {
+        // Swapping two bytes leaves a histogram as it was, so a replayed result would pass:
+        // before each timed call one byte changes its value instead (the verified call
+        // then counts from `host` as it is at that moment).
+        call.input(in, host, "in", grader::Call::Vary::change).output(bins, "bins").verify([this, &ex, &host] {
+            expect_bins(ex, bins.download(), count_bytes(host), host.size(), call.context());
+        });
+    }
+};
+
+// The launcher called again on the bins its first call left: it must zero them again,
+// so the counts come out the same, not doubled.
+void check_second_call(grader::Exercise& ex, Launcher launch, const std::string& ctx, grader::DeviceBuffer<unsigned char>& in,
+                       Bytes& host, grader::DeviceBuffer<unsigned int>& bins) {
+    const Counts want = count_bytes(host);
+    grader::Call again(ctx + ", called again on the bins of its first call",
+                       [launch, &in, &bins] { launch(in.data(), in.size(), bins.data()); });
+    again.input(in, host, "in", grader::Call::Vary::no).in_out(bins, "bins").verify([&] {
+        const std::vector<unsigned int> got = bins.download();
+        bool doubled = host.size() > 0;
+        for (int v = 0; v < kHistogramBins; ++v) doubled = doubled && got[v] == 2 * want[v];
+        if (doubled)
+            ex.reject(grader::Reason::wrong,
+                      again.context() + ": every bin holds twice its count — the second call added to the counts of the "
+                                        "first instead of starting from zero; the launcher must zero the bins on every call");
+        expect_bins(ex, got, want, host.size(), again.context());
+    });
+    ex.check(again);
+}
+
+void check_launcher(grader::Exercise& ex, Launcher launch, const std::string& name) {
+    auto rng = ex.rng("inputs");
+    for (size_t n : kSizes) {
+        if (grader::sanitizer_mode() && n > kSanitizerMaxN) continue;
+        for (Kind kind : {Kind::uniform, Kind::text, Kind::one_value, Kind::skewed}) {
+            if (n == 0 && kind != Kind::uniform) continue;  // one empty input is enough
+            Input in = make_input(kind, n, rng);
+            grader::DeviceBuffer<unsigned char> d(in.bytes, "in");
+            HistogramCall c(ex, launch, name + ", n = " + std::to_string(n) + ", " + in.what, d, in.bytes);
+            ex.check(c.call);
+            if (n == 0 || n == kRepeatSize) check_second_call(ex, launch, c.call.context(), d, in.bytes, c.bins);
+        }
+    }
+}
+
+// ------------------------------------------------------------------ what a call is timed against
+
+// CUB's histogram of the same bytes, timed the same way: 257 levels 0 … 256, so bin v
+// holds the value v. It zeroes its own bins, as the contract asks of a launcher.
+class CubHistogram {
+public:
+    CubHistogram(const unsigned char* in, size_t n) : in_(in), n_(int(n)), bins_(kHistogramBins, "CUB bins") {
+        if (n >= (size_t(1) << 31)) throw std::invalid_argument("CubHistogram: more bytes than CUB's int count");
+        CUDA_CHECK(cub::DeviceHistogram::HistogramEven(nullptr, temp_bytes_, in_, bins_.data(), kHistogramBins + 1, 0,
+                                                       kHistogramBins, n_));
+        temp_ = std::make_unique<grader::DeviceBuffer<unsigned char>>(std::max<size_t>(temp_bytes_, 1), "CUB temporary storage");
+    }
+    void operator()() {
+        CUDA_CHECK(cub::DeviceHistogram::HistogramEven(temp_->data(), temp_bytes_, in_, bins_.data(), kHistogramBins + 1, 0,
+                                                       kHistogramBins, n_));
+    }
+    std::vector<unsigned int> result() const { return bins_.download(); }
+
+private:
+    const unsigned char* in_;
+    int n_;
+    grader::DeviceBuffer<unsigned int> bins_;
+    size_t temp_bytes_ = 0;
+    std::unique_ptr<grader::DeviceBuffer<unsigned char>> temp_;
+};
+
+const char* const kCubName = "CUB DeviceHistogram::HistogramEven";
+
+// A grader version or CUB that counts wrong is the grader's bug: stop, do not time it.
+void require_right(const std::string& what, const std::vector<unsigned int>& got, const Counts& want) {
+    if (!same_counts(got, want)) throw std::runtime_error(what + " counted wrong: a bug of the grader, not of the submission");
+}
+
+// The version on `in`, into `bins`: for baselines and slow diagnoses.
+std::function<void()> version_launch(HistogramVersion v, grader::DeviceBuffer<unsigned char>& in,
+                                     grader::DeviceBuffer<unsigned int>& bins) {
+    return [v, &in, &bins] { histogram_version(v, in.data(), in.size(), bins.data()); };
+}
+
+// CUB on `in`, checked once, recorded as the vendor figure.
+grader::Baseline cub_baseline(grader::Exercise& ex, CubHistogram& cub, const Counts& want, size_t n,
+                              const std::string& suffix = "") {
+    if (!grader::sanitizer_mode()) {
+        cub();
+        CUDA_CHECK(cudaDeviceSynchronize());
+        require_right(kCubName, cub.result(), want);
+    }
+    return ex.baseline(kCubName + suffix, work_for(n), [&cub] { cub(); });
+}
+
+// A grader version on `in`, checked once, recorded as the shape figure.
+grader::Baseline version_baseline(grader::Exercise& ex, const std::string& name, HistogramVersion v,
+                                  grader::DeviceBuffer<unsigned char>& in, grader::DeviceBuffer<unsigned int>& bins,
+                                  const Counts& want) {
+    const auto launch = version_launch(v, in, bins);
+    if (!grader::sanitizer_mode()) {
+        launch();
+        CUDA_CHECK(cudaDeviceSynchronize());
+        require_right(name, bins.download(), want);
+    }
+    return ex.baseline(name, work_for(in.size()), launch, false);
+}
+
+size_t timing_bytes() { return std::min(grader::timing_elements(1), (size_t(1) << 30) | 1); }
+
+std::string call_name(const char* launcher, size_t n, const Input& in) {
+    return std::string(launcher) + ", n = " + std::to_string(n) + ", " + in.what;
+}
+
+}  // namespace
+
+GRADER_EXERCISE("05.0 contention table") {
+    ex.teaching_only();  // INFO, not graded; skipped under compute-sanitizer
+    ex.theory("The teaching table");
+    const size_t n = std::min(kTableBytes, grader::timing_elements(1)), n_slow = std::min(kTableSlowBytes, n);
+    auto rng = ex.rng("table");
+    grader::DeviceBuffer<unsigned char> in(n, "table input");
+    grader::DeviceBuffer<unsigned int> bins(kHistogramBins, "bins");
+    CubHistogram cub(in.data(), n);
+    const double copy = grader::ceilings().get(grader::ceiling::copy_gbs);
+    grader::TeachingTable::Options o;
+    o.first_header = "version";
+    o.extra_headers = {"MiB"};
+    o.percent_of = {"CUB", "copy"};
+    o.timing = {1, 5, true};  // few runs: the rows with one atomic per byte are slow where one value dominates
+    grader::TeachingTable table(ex, o);
+
+    struct Group {
+        const char* key;
+        Kind kind;
+        double share;
+    };
+    const Group groups[] = {{"uniform", Kind::uniform, 0},           {"text", Kind::text, 0},
+                            {"c50", Kind::skewed, kTableShares[0]},  {"c90", Kind::skewed, kTableShares[1]},
+                            {"c99", Kind::skewed, kTableShares[2]},  {"one_value", Kind::skewed, 1.0}};
+    struct Row {
+        const char* label;
+        const char* key;
+        HistogramVersion version;
+        bool slow;  // timed on the first n_slow bytes only
+    };
+    const Row rows[] = {
+        {"global atomics, 1 byte per thread (05.1 starter)", "global", HistogramVersion::global_atomics, true},
+        {"privatized, 1 byte per thread (05.1 reference)", "privatized", HistogramVersion::privatized, true},
+        {"coarsened, interleaved single bytes", "interleaved_bytes", HistogramVersion::interleaved_bytes, false},
+        {"coarsened, contiguous single bytes", "contiguous_bytes", HistogramVersion::contiguous_bytes, false},
+        {"coarsened, interleaved uint4 (05.2 reference)", "interleaved_uint4", HistogramVersion::interleaved_uint4, false},
+        {"coarsened, contiguous uint4", "contiguous_uint4", HistogramVersion::contiguous_uint4, false},
+        {"warp-aggregated, __match_any_sync, uint4", "aggregated", HistogramVersion::warp_aggregated, false},
+        {"32 copies, one per lane, uint4 (05.3 reference)", "per_lane", HistogramVersion::per_lane_copies, false},
+    };
+    struct StudentRow {
+        const char* label;
+        const char* key;
+        Launcher launch;
+        bool slow;
+    };
+    const StudentRow students[] = {
+        {"your histogram_privatized (05.1)", "student_05_1", histogram_privatized, true},
+        {"your histogram_coarsened (05.2)", "student_05_2", histogram_coarsened, false},
+        {"your histogram_skew_resistant (05.3)", "student_05_3", histogram_skew_resistant, false},
+    };
+
+    for (const Group& g : groups) {
+        Input input = make_input(g.kind, n, rng, g.share);
+        in.upload(input.bytes);
+        const Counts all = count_bytes(input.bytes);
+        const Counts first = count_bytes(input.bytes, n_slow);
+        Bytes().swap(input.bytes);
+        const std::string prefix = std::string(g.key) + "_";
+        // A row whose counts are wrong shows "wrong" instead of a figure. The table runs a
+        // student's launcher once before asking; the grader's own versions run here.
+        table.heading(input.what);
+        table.compare_with({0, copy});
+        const double cub_gbs = table.row(kCubName, prefix + "cub_gbs", work_for(n), [&](int) { cub(); }, false, {mib(n)}, [&] {
+            cub();
+            return same_counts(cub.result(), all);
+        });
+        table.compare_with({cub_gbs, copy});
+        for (const Row& r : rows) {
+            const size_t m = r.slow ? n_slow : n;
+            const auto launch = [&, m] { histogram_version(r.version, in.data(), m, bins.data()); };
+            table.row(r.label, prefix + r.key + "_gbs", work_for(m), [&](int) { launch(); }, false, {mib(m)}, [&] {
+                launch();
+                return same_counts(bins.download(), r.slow ? first : all);
+            });
+        }
+        for (const StudentRow& s : students) {
+            const size_t m = s.slow ? n_slow : n;
+            table.row(s.label, prefix + s.key + "_gbs", work_for(m), [&](int) { s.launch(in.data(), m, bins.data()); }, true,
+                      {mib(m)}, [&] { return same_counts(bins.download(), s.slow ? first : all); });
+        }
+    }
+    table.print("256-bin histograms on this GPU: GB/s of input read (median of " + std::to_string(o.timing.runs) +
+                " runs), by input — from no contention (uniform bytes) to a single value:");
+    std::printf("      %% of CUB: of CUB DeviceHistogram::HistogramEven on the same input (its row). %% of copy: of the copy\n"
+                "      kernel measured at the start of the run, %.0f GB/s (bytes read + written; a histogram reads n bytes\n"
+                "      and writes 1 KiB), shown for information. Rows with %s MiB run on the first %s MiB of the input:\n"
+                "      one atomic per byte or per few bytes is too slow for more. Why the rows differ: theory.md,\n"
+                "      \"The teaching table\".\n",
+                copy, mib(n_slow).c_str(), mib(n_slow).c_str());
+}
+
+GRADER_EXERCISE("05.1 privatization") {
+    ex.theory("Privatization");
+    ex.hint("give each block its own 256 bins in shared memory: zero them, __syncthreads(), count the block's bytes into "
+            "them with shared-memory atomicAdd, __syncthreads(), then add each non-zero bin to bins with one global atomicAdd");
+    check_launcher(ex, histogram_privatized, "histogram_privatized");
+    // Speed: English text, where a few values (space, e, t, …) take most of the bytes and
+    // one global atomic per byte queues at a few addresses.
+    const size_t n = std::min(kAtomicsTimingBytes, grader::timing_elements(1));
+    auto rng = ex.rng("timing");
+    Input input = make_input(Kind::text, n, rng);
+    const Counts want = count_bytes(input.bytes);
+    grader::DeviceBuffer<unsigned char> in(input.bytes, "timing input");
+    HistogramCall c(ex, histogram_privatized, call_name("histogram_privatized", n, input), in, input.bytes);
+    grader::DeviceBuffer<unsigned int> other(kHistogramBins, "baseline bins");
+    const grader::Baseline global =
+        version_baseline(ex, "global atomics (the starter, grader copy)", HistogramVersion::global_atomics, in, other, want);
+    CubHistogram cub(in.data(), n);
+    cub_baseline(ex, cub, want, n);
+    ex.diagnose_slow({"the speed of one global atomicAdd per byte (the starter's kernel)",
+                      version_launch(HistogramVersion::global_atomics, in, other),
+                      "count into bins in shared memory first and merge each block's non-zero bins into bins once",
+                      "check that each block merges only its non-zero bins, with one atomicAdd each, after a "
+                      "__syncthreads(), and compare your row with the privatized row in the 05.0 table"});
+    ex.grade(grader::versus(global, kPrivatizedFraction), c.call);
+}
+
+GRADER_EXERCISE("05.2 coarsening") {
+    ex.theory("Coarsening and coalesced loads");
+    ex.hint("launch only as many blocks as fit on the GPU at once and let each thread count many bytes: a grid-stride "
+            "loop over 16-byte uint4 loads (consecutive threads, consecutive uint4s), the last n % 16 bytes one by one");
+    check_launcher(ex, histogram_coarsened, "histogram_coarsened");
+    const size_t n = timing_bytes();
+    auto rng = ex.rng("timing");
+    Input input = make_input(Kind::uniform, n, rng);
+    const Counts want = count_bytes(input.bytes);
+    grader::DeviceBuffer<unsigned char> in(input.bytes, "timing input");
+    HistogramCall c(ex, histogram_coarsened, call_name("histogram_coarsened", n, input), in, input.bytes);
+    grader::DeviceBuffer<unsigned int> other(kHistogramBins, "baseline bins");
+    // Recorded for the lesson's authors: are contiguous chunks still slower than interleaved
+    // loads on this GPU (the shape figure, against this exercise's reference)?
+    version_baseline(ex, "contiguous uint4 chunks (grader kernel)", HistogramVersion::contiguous_uint4, in, other, want);
+    CubHistogram cub(in.data(), n);
+    const grader::Baseline vendor = cub_baseline(ex, cub, want, n);
+    ex.diagnose_slow({"the speed of one byte per thread with private bins (the starter's kernel)",
+                      version_launch(HistogramVersion::privatized, in, other),
+                      "let each thread count many bytes, so that a block merges its bins once for many thousands of bytes",
+                      "the bytes per thread are there; check that a warp's loads are coalesced (thread t of the grid reads "
+                      "uint4 number t, then t + gridDim.x * blockDim.x, …) and 16 bytes wide, and compare your row with "
+                      "the coarsened rows of the 05.0 table"});
+    ex.grade(grader::versus(vendor, kCoarsenedFraction), c.call);
+}
+
+GRADER_EXERCISE("05.3 skewed inputs") {
+    ex.theory("Skewed inputs");
+    check_launcher(ex, histogram_skew_resistant, "histogram_skew_resistant");
+    const size_t n = timing_bytes();
+    auto rng = ex.rng("timing");
+    const grader::Work work = work_for(n);
+    {
+        // First on uniform bytes: resisting skew must not cost the uniform speed.
+        Input input = make_input(Kind::uniform, n, rng);
+        grader::DeviceBuffer<unsigned char> in(input.bytes, "uniform timing input");
+        HistogramCall c(ex, histogram_skew_resistant, call_name("histogram_skew_resistant", n, input), in, input.bytes);
+        CubHistogram cub(in.data(), n);
+        double cub_ms = 0;
+        if (!grader::sanitizer_mode()) {
+            cub_ms = ex.time([&] { cub(); }).median_ms;
+            ex.figure("uniform_cub_gbs", work.figure(cub_ms));
+            ex.figure("uniform_threshold_gbs", work.figure(cub_ms) * kSkewedUniformFraction * grader::threshold_scale());
+        }
+        ex.hint("your kernel is slow on uniform bytes: whatever handles the skew must not cost the plain case — keep the "
+                "16-byte grid-stride loads of 05.2, and shared-memory work per byte no larger than one atomicAdd");
+        ex.grade(grader::versus(std::string(kCubName) + " on uniform bytes", cub_ms, work.bytes, 0, kSkewedUniformFraction),
+                 c.call);
+        // The skewed grade below replaces the keys "figure", "threshold", …: keep this one.
+        if (!grader::sanitizer_mode())
+            ex.figure("uniform_gbs", work.figure(ex.time([&] { histogram_skew_resistant(in.data(), n, c.bins.data()); }).median_ms));
+    }
+    Input input = make_input(Kind::skewed, n, rng);
+    const Counts want = count_bytes(input.bytes);
+    grader::DeviceBuffer<unsigned char> in(input.bytes, "skewed timing input");
+    HistogramCall c(ex, histogram_skew_resistant, call_name("histogram_skew_resistant", n, input), in, input.bytes);
+    grader::DeviceBuffer<unsigned int> other(kHistogramBins, "baseline bins");
+    version_baseline(ex, "one copy of the bins (the starter, grader copy)", HistogramVersion::interleaved_uint4, in, other, want);
+    CubHistogram cub(in.data(), n);
+    const grader::Baseline vendor = cub_baseline(ex, cub, want, n);
+    ex.hint("spread the updates of one value over several addresses: give each lane of a warp its own copy of the bins "
+            "(bin v of copy l at word v * 32 + l), or let the lanes holding the same value add their number once "
+            "(__match_any_sync)");
+    ex.diagnose_slow({"the speed of one copy of the bins in shared memory (the starter's kernel)",
+                      version_launch(HistogramVersion::interleaved_uint4, in, other),
+                      "the lanes of a warp that hold the hot value all add to one shared address, one after another: "
+                      "spread them over copies of the bins, one per lane, or aggregate them with __match_any_sync",
+                      "your kernel is not limited like the starter; compare its rows with the others in the 05.0 table, "
+                      "from uniform to one value"});
+    ex.grade(grader::versus(vendor, kSkewedFraction), c.call);
+}

@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: MIT
+/// @file
+/// @brief The grader's own histograms for lesson 05: the versions the teaching table
+///        times on every input, the baselines the exercises are measured against, and the
+///        kernels a slow diagnosis compares a student's kernel with.
+///
+/// Each is a launcher with the contract's signature (histogram.cuh): it zeroes `bins` on
+/// the default stream, then counts. Grader code: a submission never sees it (the starter
+/// and the references hold their own kernels).
+#pragma once
+#include <cstddef>
+
+/// The versions, in the order of the theory page.
+enum class HistogramVersion {
+    global_atomics,     ///< one global atomicAdd per byte, one byte per thread (the 05.1 starter)
+    privatized,         ///< bins in shared memory per block, one byte per thread (05.1's reference, 05.2's starter)
+    interleaved_bytes,  ///< as many blocks as fit, grid-stride loop over single bytes
+    contiguous_bytes,   ///< as many blocks as fit, each thread a contiguous chunk of single bytes
+    interleaved_uint4,  ///< grid-stride over 16-byte loads: 05.2's reference, 05.3's starter
+    contiguous_uint4,   ///< each thread a contiguous chunk of 16-byte loads
+    warp_aggregated,    ///< 16-byte loads, one shared atomic per distinct value of a warp (__match_any_sync)
+    per_lane_copies,    ///< 16-byte loads, 32 copies of the bins, one per lane (05.3's reference)
+};
+
+/// Runs one version: zeroes `bins`, then counts the n bytes of `in` into them.
+void histogram_version(HistogramVersion v, const unsigned char* in, size_t n, unsigned int* bins);

@@ -1,0 +1,636 @@
+// SPDX-License-Identifier: MIT
+// Lesson 07 grader: streams and copy/compute overlap. The student's pipeline moves a pinned
+// host array through the grader's work kernel and back; it is checked at awkward sizes
+// with the kernel as slow as the copies, then timed by the host clock (all streams) and
+// graded on its overlap efficiency: how much of the time between the serial pipeline and
+// the best pipeline this GPU allows it saved, all three measured in the same run
+// (overlap_model.hpp). Exercise 07.0 prints the teaching tables.
+//
+// The work kernel is the grader's, defined here with launch_work (streams.cuh). Its result
+// is a hash of the element under a key drawn afresh for every call, so no result can be
+// produced, cached or replayed without running it on that call's data; it counts the
+// elements it processed; it refuses host memory (zero-copy); it writes each chunk from the
+// end, and a region whose place changes every call costs kHeavyFactor times more, so a
+// copy back that does not wait for its chunk's kernel reads unwritten elements.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "grader/grader.hpp"
+#include "overlap_model.hpp"
+#include "streams.cuh"
+
+GRADER_LESSON("07", "Streams and overlap", "lessons/07-streams/theory.md",
+              {"h2d_gbs", "d2h_gbs", "both_ways_gbs", "h2d_pageable_gbs", "copy_engines"});
+
+namespace {
+
+// PROVISIONAL until the lead's GPU runs: the share of the possible saving (serial time down
+// to the best pipelined time) that 07.1 requires. With N equal chunks the model gives
+// 1 − 1/N before per-chunk costs; the reference uses 64 chunks of 4 MiB. The starter is
+// serial: efficiency about 0.
+constexpr double kRequiredEfficiency = 0.80;  // H200: reference 0.90, starter 0.00
+
+// Timed size: 2^26 − 5 floats, 256 MiB each way (no multiple of any chunk or block size);
+// the teaching tables use half of it.
+constexpr size_t kTimedElements = (size_t(1) << 26) - 5;
+constexpr size_t kTableElements = (size_t(1) << 25) - 5;
+// Checked sizes: empty, tiny, around a block, primes, and large (the last is 64 MiB).
+const size_t kSizes[] = {0, 1, 2, 3, 255, 256, 257, 4099, 65537, 1000003, 16777259};
+constexpr size_t kSanitizerMaxN = 70000;
+
+// The work: the low 16 bits of an input are its place along the array (0 … 65535, set by the
+// grader); elements whose place lies in a window of kHeavyTags places, which moves every
+// call, take kHeavyFactor times the steps: 1/64 of the array at 4× cost adds 3/64 to the work.
+constexpr uint32_t kTagMask = 0xFFFF;
+constexpr uint32_t kHeavyTags = 0x10000 / 64;
+constexpr uint32_t kHeavyFactor = 4;
+constexpr uint32_t kSanitizerSteps = 8;  // compute-sanitizer runs kernels far slower
+constexpr int kWorkBlock = 256;
+
+// The stages are timed alone with CUDA events (one operation on the default stream, or two
+// on streams the default stream waits for); the pipelines by the host clock.
+const grader::TimingOptions kStageTiming{2, 11, false};
+const grader::TimingOptions kTableTiming{1, 5, false, grader::Clock::wall};
+
+// ------------------------------------------------------------------ the work kernel
+
+struct WorkParams {
+    uint32_t key = 0, mul = 1, add = 0;  // h ← mul·h + add, steps times, from h = bits ^ key
+    uint32_t window = 0;                 // the first place of the costly region
+    uint32_t steps = 1, heavy_steps = 1;
+};
+
+__constant__ WorkParams c_work;
+__device__ unsigned long long d_processed;  // elements processed since the call began
+
+__host__ __device__ inline bool is_heavy(uint32_t bits, uint32_t window) { return ((bits - window) & kTagMask) < kHeavyTags; }
+
+// One element per thread, from the end of the range: the first elements are written last,
+// so a copy back that starts while the kernel runs reads unwritten ones first. A chain of
+// integer multiply-adds: its cost per step is fixed, whatever the data.
+__global__ void work_kernel(const float* __restrict__ in, float* __restrict__ out, size_t count) {
+    const WorkParams p = c_work;
+    const size_t first = size_t(blockIdx.x) * blockDim.x;
+    if (threadIdx.x == 0) {
+        const size_t mine = count - first < blockDim.x ? count - first : blockDim.x;
+        atomicAdd(&d_processed, (unsigned long long)mine);
+    }
+    const size_t j = first + threadIdx.x;
+    if (j >= count) return;
+    const size_t i = count - 1 - j;
+    const uint32_t bits = __float_as_uint(in[i]);
+    const uint32_t steps = is_heavy(bits, p.window) ? p.heavy_steps : p.steps;
+    uint32_t h = bits ^ p.key;
+    for (uint32_t s = 0; s < steps; ++s) h = h * p.mul + p.add;
+    out[i] = float(h >> 8) * 0x1p-24f;  // 24 bits: exact, in [0, 1), never the poison
+}
+
+// The host's side of the work: the same result without the loop, since `steps` applications
+// of h ← mul·h + add (mod 2^32) compose to one map h ← A·h + B.
+struct Affine {
+    uint32_t a = 1, b = 0;
+};
+Affine after(Affine outer, Affine inner) { return {outer.a * inner.a, outer.a * inner.b + outer.b}; }
+Affine power(Affine f, uint32_t k) {
+    Affine r;
+    for (; k; k >>= 1, f = after(f, f))
+        if (k & 1) r = after(f, r);
+    return r;
+}
+
+class Expectation {
+public:
+    explicit Expectation(const WorkParams& p)
+        : p_(p), base_(power({p.mul, p.add}, p.steps)), heavy_(power({p.mul, p.add}, p.heavy_steps)) {}
+    float operator()(float x) const {
+        uint32_t bits;
+        std::memcpy(&bits, &x, sizeof bits);
+        const Affine& f = is_heavy(bits, p_.window) ? heavy_ : base_;
+        return float((f.a * (bits ^ p_.key) + f.b) >> 8) * 0x1p-24f;
+    }
+
+private:
+    WorkParams p_;
+    Affine base_, heavy_;
+};
+
+// What launch_work saw during the current call, and the grader's device buffers, which it
+// always accepts (whatever cudaPointerGetAttributes says of memory mapped by the grader).
+struct WorkState {
+    WorkParams params;
+    std::string refused;  // the first launch_work given memory that is not on the device
+    std::vector<std::pair<const char*, const char*>> grader_ranges;
+};
+WorkState& state() {
+    static WorkState s;
+    return s;
+}
+
+void set_params(const WorkParams& p) {
+    CUDA_CHECK(cudaMemcpyToSymbol(c_work, &p, sizeof p));
+    state().params = p;
+}
+
+// A fresh key and window from `rng`, `steps` per element.
+WorkParams draw_params(grader::Rng& rng, uint32_t steps) {
+    WorkParams p;
+    p.key = uint32_t(rng.next());
+    p.mul = uint32_t(rng.next()) | 1u;  // odd: every step is a bijection
+    if (p.mul == 1) p.mul = 0x2C9277B5u;
+    p.add = uint32_t(rng.next()) | 1u;
+    p.window = uint32_t(rng.next()) & kTagMask;
+    p.steps = steps, p.heavy_steps = steps * kHeavyFactor;
+    return p;
+}
+
+void reset_processed() {
+    const unsigned long long zero = 0;
+    CUDA_CHECK(cudaMemcpyToSymbol(d_processed, &zero, sizeof zero));
+}
+unsigned long long processed() {
+    unsigned long long v = 0;
+    CUDA_CHECK(cudaMemcpyFromSymbol(&v, d_processed, sizeof v));
+    return v;
+}
+
+// "" for device memory, otherwise what the pointer is.
+std::string not_device_memory(const void* p) {
+    for (const auto& [first, end] : state().grader_ranges)
+        if (p >= first && p < end) return "";
+    cudaPointerAttributes a{};
+    if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+        cudaGetLastError();
+        return "an address CUDA does not know";
+    }
+    switch (a.type) {
+        case cudaMemoryTypeDevice: return "";
+        case cudaMemoryTypeHost: return "pinned host memory";
+        case cudaMemoryTypeManaged: return "managed memory (cudaMallocManaged)";
+        default: return "pageable host memory";
+    }
+}
+
+}  // namespace
+
+void launch_work(const float* in, float* out, size_t count, cudaStream_t stream) {
+    if (count == 0) return;
+    for (auto [p, name] : {std::pair<const void*, const char*>{in, "in"}, {out, "out"}}) {
+        const std::string kind = not_device_memory(p);
+        if (kind.empty()) continue;
+        if (state().refused.empty())
+            state().refused = "launch_work was given " + kind + " as `" + name +
+                              "`: the work runs on device memory only, so copy the data there with cudaMemcpyAsync "
+                              "(a kernel reading host memory directly, zero-copy, is what this lesson replaces)";
+        return;  // not launched: those elements stay unwritten
+    }
+    const size_t blocks = (count + kWorkBlock - 1) / kWorkBlock;
+    work_kernel<<<unsigned(blocks), kWorkBlock, 0, stream>>>(in, out, count);
+}
+
+namespace {
+
+// ------------------------------------------------------------------ buffers and calls
+
+// The four arrays of one pipeline: pinned host input and output, device input and output.
+// The input's low 16 bits carry each element's place along the array (see kTagMask).
+struct Arrays {
+    size_t n;
+    grader::HostBuffer<float> in, out;
+    grader::DeviceBuffer<float> dev_in, dev_out;
+
+    Arrays(size_t count, grader::Rng& rng)
+        : n(count), in(count, "host_in"), out(count, "host_out"), dev_in(count, "dev_in"), dev_out(count, "dev_out") {
+        for (size_t i = 0; i < n; ++i) {
+            const float x = float(rng.uniform(-1, 1));
+            uint32_t bits;
+            std::memcpy(&bits, &x, sizeof bits);
+            bits = (bits & ~kTagMask) | uint32_t((uint64_t(i) << 16) / n);
+            std::memcpy(&in[i], &bits, sizeof bits);
+        }
+        auto& ranges = state().grader_ranges;
+        ranges.push_back(range(dev_in));
+        ranges.push_back(range(dev_out));
+    }
+    ~Arrays() {
+        auto& ranges = state().grader_ranges;
+        for (const auto& r : {range(dev_in), range(dev_out)}) ranges.erase(std::find(ranges.begin(), ranges.end(), r));
+    }
+    Arrays(const Arrays&) = delete;
+    Arrays& operator=(const Arrays&) = delete;
+
+    size_t bytes() const { return n * sizeof(float); }
+    // True when every output is the work's result for its input under the current key.
+    bool right() const {
+        const Expectation e(state().params);
+        return grader::compare_each(out.contents(), n, [&](size_t i) { return grader::Expected{i, e(in[i]), 0}; }).ok();
+    }
+
+private:
+    static std::pair<const char*, const char*> range(grader::DeviceBuffer<float>& d) {
+        const char* p = reinterpret_cast<const char*>(d.data());
+        return {p, p + d.bytes()};
+    }
+};
+
+// The student's pipeline on `a`; a launch_work refused during it fails the exercise.
+void run_student(grader::Exercise& ex, Arrays& a, const std::string& context) {
+    state().refused.clear();
+    run_pipeline(a.in.data(), a.out.data(), a.dev_in.data(), a.dev_out.data(), a.n);
+    if (!state().refused.empty()) ex.reject(grader::Reason::wrong, context + ": " + state().refused);
+}
+
+// One call of the student's pipeline, described once for checks and timing: a fresh key
+// and costly region before every call, every element through launch_work exactly once.
+class PipelineCall {
+public:
+    PipelineCall(grader::Exercise& ex, size_t n, uint32_t steps, grader::Rng& rng)
+        : arrays_(n, rng), keys_(rng.next()), steps_(steps),
+          call_("run_pipeline, n = " + std::to_string(n), [this, &ex] { run_student(ex, arrays_, call_.context()); }) {
+        call_.host_input(arrays_.in, "host_in")
+            .host_output(arrays_.out, "host_out")
+            .scratch(arrays_.dev_in, "dev_in")
+            .scratch(arrays_.dev_out, "dev_out")
+            .before_each([this] {
+                set_params(draw_params(keys_, steps_));
+                reset_processed();
+            })
+            .verify([this, &ex] { verify(ex); });
+    }
+    Arrays& arrays() { return arrays_; }
+    grader::Call& call() { return call_; }
+    void set_steps(uint32_t steps) { steps_ = steps; }
+
+private:
+    void verify(grader::Exercise& ex) {
+        const unsigned long long done = processed();
+        if (done != arrays_.n)
+            ex.reject(grader::Reason::wrong, call_.context() + ": launch_work processed " + std::to_string(done) +
+                                                 " elements during the call, not n = " + std::to_string(arrays_.n) +
+                                                 ": every element goes through launch_work exactly once per call");
+        const Expectation e(state().params);
+        const Arrays& a = arrays_;
+        ex.expect_each(a.out.contents(), a.n, [&](size_t i) { return grader::Expected{i, e(a.in[i]), 0}; }, call_.context());
+    }
+
+    Arrays arrays_;
+    grader::Rng keys_;
+    uint32_t steps_;
+    grader::Call call_;
+};
+
+// ------------------------------------------------------------------ the grader's pipelines
+
+// Streams for the grader's pipelines, made by cudaStreamCreate (the default stream waits for
+// them) and kept for the whole process: making streams inside a timed call would be timed.
+cudaStream_t pool_stream(int i) {
+    static std::vector<cudaStream_t> streams;
+    while (int(streams.size()) <= i) {
+        cudaStream_t s = nullptr;
+        CUDA_CHECK(cudaStreamCreate(&s));
+        streams.push_back(s);
+    }
+    return streams[size_t(i)];
+}
+
+enum class Order { depth_first, breadth_first };
+enum class Flaw { none, work_on_default_stream, sync_each_chunk };
+
+// Chunk c of `chunks` near-equal chunks of [0, n).
+std::pair<size_t, size_t> chunk(size_t n, size_t chunks, size_t c) {
+    const size_t q = n / chunks, r = n % chunks;
+    return {c * q + std::min(c, r), q + (c < r ? 1 : 0)};
+}
+
+// The pipeline the tables time, in the variants they compare. Depth-first issues chunk by
+// chunk (copy in, work, copy out); breadth-first all copies in, then all work, then all
+// copies out. Chunk c goes to stream c mod `streams`.
+void grader_pipeline(const float* host_in, float* host_out, Arrays& a, int streams, size_t chunks, Order order,
+                     Flaw flaw = Flaw::none) {
+    chunks = std::max<size_t>(1, std::min(chunks, a.n));
+    const auto stream_of = [&](size_t c) { return pool_stream(int(c % size_t(streams))); };
+    const auto copy_in = [&](size_t c) {
+        const auto [first, count] = chunk(a.n, chunks, c);
+        CUDA_CHECK(cudaMemcpyAsync(a.dev_in.data() + first, host_in + first, count * sizeof(float), cudaMemcpyHostToDevice,
+                                   stream_of(c)));
+    };
+    const auto work = [&](size_t c) {
+        const auto [first, count] = chunk(a.n, chunks, c);
+        launch_work(a.dev_in.data() + first, a.dev_out.data() + first, count,
+                    flaw == Flaw::work_on_default_stream ? cudaStream_t(0) : stream_of(c));
+    };
+    const auto copy_out = [&](size_t c) {
+        const auto [first, count] = chunk(a.n, chunks, c);
+        CUDA_CHECK(cudaMemcpyAsync(host_out + first, a.dev_out.data() + first, count * sizeof(float), cudaMemcpyDeviceToHost,
+                                   stream_of(c)));
+        if (flaw == Flaw::sync_each_chunk) CUDA_CHECK(cudaStreamSynchronize(stream_of(c)));
+    };
+    if (order == Order::depth_first) {
+        for (size_t c = 0; c < chunks; ++c) copy_in(c), work(c), copy_out(c);
+    } else {
+        for (size_t c = 0; c < chunks; ++c) copy_in(c);
+        for (size_t c = 0; c < chunks; ++c) work(c);
+        for (size_t c = 0; c < chunks; ++c) copy_out(c);
+    }
+}
+
+// ------------------------------------------------------------------ measuring the stages
+
+int copy_engines() {
+    int device = 0, engines = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&engines, cudaDevAttrAsyncEngineCount, device));
+    return engines;
+}
+
+double kernel_ms(grader::Exercise& ex, Arrays& a) {
+    return ex.time([&] { launch_work(a.dev_in.data(), a.dev_out.data(), a.n, 0); }, kStageTiming).median_ms;
+}
+
+// Each stage alone on the whole array, with the work at the steps set now.
+overlap::Stages measure_stages(grader::Exercise& ex, Arrays& a, int engines) {
+    const size_t bytes = a.bytes();
+    overlap::Stages s;
+    const auto h2d = [&](cudaStream_t st) {
+        CUDA_CHECK(cudaMemcpyAsync(a.dev_in.data(), a.in.data(), bytes, cudaMemcpyHostToDevice, st));
+    };
+    const auto d2h = [&](cudaStream_t st) {
+        CUDA_CHECK(cudaMemcpyAsync(a.out.data(), a.dev_out.data(), bytes, cudaMemcpyDeviceToHost, st));
+    };
+    s.h2d_ms = ex.time([&] { h2d(0); }, kStageTiming).median_ms;
+    s.d2h_ms = ex.time([&] { d2h(0); }, kStageTiming).median_ms;
+    s.both_ways_ms = ex.time([&] { h2d(pool_stream(0)), d2h(pool_stream(1)); }, kStageTiming).median_ms;
+    s.kernel_ms = kernel_ms(ex, a);
+    s.copy_engines = engines;
+    return s;
+}
+
+// Steps per element that make the work on `a` take about `target_ms`. The kernel's time is
+// a line in the steps (launch and memory traffic, plus a fixed cost per step): two timings
+// fix it.
+uint32_t calibrate_steps(grader::Exercise& ex, Arrays& a, double target_ms, grader::Rng& rng) {
+    const uint32_t s1 = 32, s2 = 544;
+    set_params(draw_params(rng, s1));
+    const double t1 = kernel_ms(ex, a);
+    set_params(draw_params(rng, s2));
+    const double t2 = kernel_ms(ex, a);
+    const double per_step = std::max((t2 - t1) / (s2 - s1), 1e-9);
+    return uint32_t(std::clamp(s1 + (target_ms - t1) / per_step, 1.0, double(1 << 20)));
+}
+
+// The kernel as slow as the slower one-way copy: the stages balanced, the most to gain.
+uint32_t balanced_steps(grader::Exercise& ex, Arrays& a, grader::Rng& rng) {
+    const double copy_ms = std::max(ex.time([&] {
+        CUDA_CHECK(cudaMemcpyAsync(a.dev_in.data(), a.in.data(), a.bytes(), cudaMemcpyHostToDevice, 0));
+    }, kStageTiming).median_ms, ex.time([&] {
+        CUDA_CHECK(cudaMemcpyAsync(a.out.data(), a.dev_out.data(), a.bytes(), cudaMemcpyDeviceToHost, 0));
+    }, kStageTiming).median_ms);
+    return calibrate_steps(ex, a, copy_ms, rng);
+}
+
+void record_stages(grader::Exercise& ex, const overlap::Stages& s, uint32_t steps) {
+    ex.figure("h2d_ms", s.h2d_ms);
+    ex.figure("d2h_ms", s.d2h_ms);
+    ex.figure("both_ways_ms", s.both_ways_ms);
+    ex.figure("kernel_ms", s.kernel_ms);
+    ex.figure("copy_engines", s.copy_engines);
+    ex.figure("work_steps", steps);
+    ex.figure("serial_ms", overlap::serial_ms(s));
+    ex.figure("best_ms", overlap::best_ms(s));
+}
+
+// "streams4_gbs" → "streams4_efficiency".
+std::string efficiency_key(const std::string& gbs_key) {
+    const size_t cut = gbs_key.rfind("_gbs");
+    return (cut == std::string::npos ? gbs_key : gbs_key.substr(0, cut)) + "_efficiency";
+}
+
+constexpr const char* kNoEngine =
+    "this GPU has no asynchronous copy engine (asyncEngineCount = 0): no copy can overlap a kernel, so there is no "
+    "overlap to measure or grade";
+
+}  // namespace
+
+// ---------------------------------------------------------------------- 07.0
+
+GRADER_EXERCISE("07.0 copies and overlap on this GPU") {
+    ex.teaching_only();  // INFO, not graded; skipped under compute-sanitizer
+    ex.theory("The teaching tables");
+    const int engines = copy_engines();
+    if (engines == 0) ex.skip(kNoEngine);
+    auto rng = ex.rng("table");
+    Arrays a(kTableElements, rng);
+    const size_t n = a.n, bytes = a.bytes();
+    // The same input in pageable memory, for the rows that copy from there.
+    std::vector<float> pageable_in(a.in.data(), a.in.data() + n), pageable_out(n);
+
+    // 1. Copies alone.
+    grader::TeachingTable::Options co;
+    co.first_header = "copy of " + std::to_string(bytes >> 20) + " MiB (one call)";
+    co.timing = kTableTiming;
+    grader::TeachingTable copies(ex, co);
+    const auto h2d = [&](const float* from, cudaStream_t s) {
+        CUDA_CHECK(cudaMemcpyAsync(a.dev_in.data(), from, bytes, cudaMemcpyHostToDevice, s));
+    };
+    const auto d2h = [&](float* to, cudaStream_t s) {
+        CUDA_CHECK(cudaMemcpyAsync(to, a.dev_out.data(), bytes, cudaMemcpyDeviceToHost, s));
+    };
+    const grader::Work one_way{double(bytes), 0}, two_ways{2.0 * bytes, 0};
+    copies.row("pinned → device", "pinned_h2d_gbs", one_way, [&](int) { h2d(a.in.data(), 0); });
+    copies.row("device → pinned", "pinned_d2h_gbs", one_way, [&](int) { d2h(a.out.data(), 0); });
+    copies.row("both at once, pinned (bytes of both)", "pinned_both_gbs", two_ways,
+               [&](int) { h2d(a.in.data(), pool_stream(0)), d2h(a.out.data(), pool_stream(1)); });
+    copies.row("pageable → device", "pageable_h2d_gbs", one_way, [&](int) { h2d(pageable_in.data(), 0); });
+    copies.row("device → pageable", "pageable_d2h_gbs", one_way, [&](int) { d2h(pageable_out.data(), 0); });
+    copies.row("both at once, pageable (bytes of both)", "pageable_both_gbs", two_ways,
+               [&](int) { h2d(pageable_in.data(), pool_stream(0)), d2h(pageable_out.data(), pool_stream(1)); });
+    copies.print("Host<->device copies on this GPU, each one cudaMemcpyAsync of the whole array (" +
+                 std::to_string(engines) + " async copy engines):");
+
+    // The work calibrated as for 07.1, and the stages it gives.
+    const uint32_t steps = balanced_steps(ex, a, rng);
+    set_params(draw_params(rng, steps));
+    const overlap::Stages st = measure_stages(ex, a, engines);
+    record_stages(ex, st, steps);
+    const double serial = overlap::serial_ms(st), best = overlap::best_ms(st);
+    const grader::Work moved{2.0 * bytes, 0};  // in and out
+    const auto record_efficiency = [&](const std::string& key, double gbs) {
+        if (gbs > 0) ex.figure(efficiency_key(key), overlap::efficiency(st, moved.bytes / (gbs * 1e6)));
+    };
+    std::printf("      stages alone: copy in %.2f ms, work %.2f ms, copy out %.2f ms, both copies at once %.2f ms;\n"
+                "      serial %.2f ms, best pipelined %.2f ms (theory.md, \"Fill, steady state and drain\")\n",
+                st.h2d_ms, st.kernel_ms, st.d2h_ms, st.both_ways_ms, serial, best);
+
+    // 2. Streams × chunks, depth-first.
+    grader::TeachingTable::Options so;
+    so.first_header = "depth-first, chunks →";
+    so.sweep = {"1", "4", "8", "16", "32", "64"};
+    so.percent_of = {"best"};
+    so.timing = kTableTiming;
+    const size_t sweep_chunks[] = {1, 4, 8, 16, 32, 64};
+    grader::TeachingTable grid(ex, so);
+    grid.compare_with({moved.figure(best)});
+    for (int k : {1, 2, 3, 4, 8}) {
+        const std::string key = "streams" + std::to_string(k) + "_gbs";
+        record_efficiency(key, grid.row(std::to_string(k) + (k == 1 ? " stream" : " streams"), key, moved, [&](int c) {
+            grader_pipeline(a.in.data(), a.out.data(), a, k, sweep_chunks[c], Order::depth_first);
+        }));
+    }
+    grid.print("The pipeline by streams and chunks: GB/s of input and output moved (best pipelined " +
+               grader::fixed(moved.figure(best), 0) + " GB/s, serial " + grader::fixed(moved.figure(serial), 0) + " GB/s)");
+
+    // 3. Issue order.
+    grader::TeachingTable::Options oo = so;
+    oo.first_header = "issue order, chunks →";
+    oo.sweep = {"4", "16", "64"};
+    const size_t order_chunks[] = {4, 16, 64};
+    grader::TeachingTable order(ex, oo);
+    order.compare_with({moved.figure(best)});
+    // Four streams, and one stream per chunk as in the notes (k = 0): there each stream runs
+    // the same three operations in either order.
+    for (int k : {4, 0})
+        for (Order o : {Order::depth_first, Order::breadth_first}) {
+            const bool depth = o == Order::depth_first;
+            const std::string streams = k ? std::to_string(k) + " streams" : "a stream per chunk";
+            const std::string key = std::string(depth ? "depth" : "breadth") + (k ? "_streams4" : "_stream_per_chunk") + "_gbs";
+            record_efficiency(key, order.row(std::string(depth ? "depth-first, " : "breadth-first, ") + streams, key, moved,
+                                             [&](int c) {
+                                                 const size_t chunks = order_chunks[c];
+                                                 grader_pipeline(a.in.data(), a.out.data(), a, k ? k : int(chunks), chunks, o);
+                                             }));
+        }
+    order.print("Depth-first (chunk by chunk) against breadth-first (all copies in, all work, all copies out):");
+
+    // 4. What breaks the overlap, and the student's pipeline.
+    grader::TeachingTable::Options bo;
+    bo.first_header = "4 streams, 32 chunks, depth-first";
+    bo.percent_of = {"best"};
+    bo.show_ms = true;
+    bo.timing = kTableTiming;
+    grader::TeachingTable breaks(ex, bo);
+    breaks.compare_with({moved.figure(best)});
+    const auto row = [&](const char* label, const std::string& key, const float* from, float* to, Flaw flaw, int streams = 4,
+                         size_t chunks = 32) {
+        record_efficiency(key, breaks.row(label, key, moved, [&](int) {
+            grader_pipeline(from, to, a, streams, chunks, Order::depth_first, flaw);
+        }));
+    };
+    row("as it should be", "pipeline_gbs", a.in.data(), a.out.data(), Flaw::none);
+    row("pageable host arrays", "pageable_gbs", pageable_in.data(), pageable_out.data(), Flaw::none);
+    row("the work on the default stream", "default_stream_gbs", a.in.data(), a.out.data(), Flaw::work_on_default_stream);
+    row("cudaStreamSynchronize after each chunk", "sync_each_gbs", a.in.data(), a.out.data(), Flaw::sync_each_chunk);
+    row("one stream, one chunk (serial)", "serial_gbs", a.in.data(), a.out.data(), Flaw::none, 1, 1);
+    a.out.poison();  // what the rows above left there must not count as the student's result
+    record_efficiency("yours_gbs", breaks.row("your run_pipeline", "yours_gbs", moved,
+                                              [&](int) { run_student(ex, a, "run_pipeline, n = " + std::to_string(n)); },
+                                              true, {}, [&] { return a.right(); }));
+    breaks.print("What breaks the overlap, and your pipeline:");
+
+    // 5. Intensity: the work from 1/8 to 4 times the time of one copy.
+    grader::TeachingTable::Options io;
+    io.first_header = "work ÷ copy";
+    io.extra_headers = {"steps/B", "c/b in", "c/b out", "work ms", "best ms"};
+    io.percent_of = {"best"};
+    io.show_ms = true;
+    io.timing = kTableTiming;
+    grader::TeachingTable intensity(ex, io);
+    const double copy_ms = std::max(st.h2d_ms, st.d2h_ms);
+    const double heavy_share = double(kHeavyTags) / (kTagMask + 1);  // of the elements
+    const std::pair<double, const char*> ratios[] = {{0.125, "1_8"}, {0.25, "1_4"}, {0.5, "1_2"}, {1.0, "1"}, {2.0, "2"}, {4.0, "4"}};
+    for (const auto& [ratio, name] : ratios) {
+        const uint32_t s = calibrate_steps(ex, a, ratio * copy_ms, rng);
+        set_params(draw_params(rng, s));
+        overlap::Stages r = st;
+        r.kernel_ms = kernel_ms(ex, a);
+        // r: steps per byte of input; c: steps per second this kernel reached; b: bytes per second of each copy.
+        const double steps_total = double(n) * s * (1 + (kHeavyFactor - 1) * heavy_share);
+        const double per_byte = steps_total / bytes, c = steps_total / (r.kernel_ms * 1e-3);
+        const double b_in = bytes / (st.h2d_ms * 1e-3), b_out = bytes / (st.d2h_ms * 1e-3);
+        intensity.compare_with({moved.figure(overlap::best_ms(r))});
+        const std::string key = std::string("ratio_") + name + "_gbs";
+        intensity.row(grader::fixed(r.kernel_ms / copy_ms, 2), key, moved,
+                      [&](int) { grader_pipeline(a.in.data(), a.out.data(), a, 4, 32, Order::depth_first); }, false,
+                      {grader::fixed(per_byte, 1), grader::fixed(c / b_in, 1), grader::fixed(c / b_out, 1), grader::fixed(r.kernel_ms, 2),
+                       grader::fixed(overlap::best_ms(r), 2)});
+        ex.figure(std::string("ratio_") + name + "_kernel_ms", r.kernel_ms);
+        ex.figure(std::string("ratio_") + name + "_best_ms", overlap::best_ms(r));
+    }
+    intensity.print("When the copies can be hidden: the work from 1/8 to 4 times one copy (4 streams, 32 chunks).\n"
+                    "      steps/B is r, the work per byte; c is the steps per second this kernel reached, b the bytes per\n"
+                    "      second of the copy in and of the copy out: the copies hide behind the work when r >= c/b both ways.");
+}
+
+// ---------------------------------------------------------------------- 07.1
+
+GRADER_EXERCISE("07.1 pipeline") {
+    ex.theory("Fill, steady state and drain");
+    ex.hint("cut the array into chunks (16 or more) and give each chunk's copy in, launch_work and copy out to one of a "
+            "few streams (3 or 4, in turn), so that one chunk's work runs while the next is copied in and the one "
+            "before is copied out");
+    const int engines = copy_engines();
+    if (engines == 0) ex.skip(kNoEngine);
+    auto rng = ex.rng("inputs");
+    const bool sanitizer = grader::sanitizer_mode();
+
+    // The timed arrays first: the work is calibrated on them, and every check below runs it at
+    // that cost, so a copy back that does not wait for its kernel has time to go wrong.
+    const size_t timed_n = sanitizer ? kSanitizerMaxN - 3 : kTimedElements;
+    PipelineCall timed(ex, timed_n, kSanitizerSteps, rng);
+    const uint32_t steps = sanitizer ? kSanitizerSteps : balanced_steps(ex, timed.arrays(), rng);
+    timed.set_steps(steps);
+
+    for (size_t n : kSizes) {
+        if (sanitizer && n > kSanitizerMaxN) continue;
+        PipelineCall c(ex, n, steps, rng);
+        ex.check(c.call());
+    }
+    ex.check(timed.call());
+
+    overlap::Stages st;
+    double required = 1;
+    if (!sanitizer) {
+        set_params(draw_params(rng, steps));
+        st = measure_stages(ex, timed.arrays(), engines);
+        record_stages(ex, st, steps);
+        required = overlap::required_ms(st, kRequiredEfficiency);
+        ex.figure("required_efficiency", kRequiredEfficiency);
+        ex.figure("required_ms", required);
+        Arrays& a = timed.arrays();
+        ex.diagnose_slow({"the speed of the serial pipeline (one stream: copy in, work, copy out)",
+                          [&] { grader_pipeline(a.in.data(), a.out.data(), a, 1, 1, Order::depth_first); },
+                          "cut the array into chunks (16 or more) and give each chunk's copy in, launch_work and copy out "
+                          "to one of a few streams (3 or 4, in turn), so that the copies run while the work runs",
+                          "part of the work overlaps, not enough: use more chunks (N equal chunks leave about "
+                          "(serial - best) / N of fill and drain), and look in the loop for anything that waits: "
+                          "cudaStreamSynchronize, a copy without Async or from pageable memory, cudaMalloc or cudaFree, "
+                          "work on the default stream"});
+    }
+    // Bytes moved: the input in and the output out. The time allowed is required_ms; as a
+    // fraction of the best pipelined time that is best / required.
+    const double best = sanitizer ? 1 : overlap::best_ms(st);
+    grader::Performance p = grader::versus("best pipeline", best, 2.0 * timed.arrays().bytes(), 0, best / required);
+    p.clock = grader::Clock::wall;
+    const auto report = [&] {
+        const auto& f = ex.figures();
+        const auto m = f.find("median_ms");
+        if (sanitizer || m == f.end()) return;
+        const double scaled = overlap::efficiency(st, required / grader::threshold_scale());
+        ex.figure("overlap_efficiency", overlap::efficiency(st, m->second));
+        std::printf("      overlap efficiency %.0f %% (needs %.0f %%): serial %.2f ms, best pipelined %.2f ms, yours %.2f ms\n",
+                    100 * overlap::efficiency(st, m->second), 100 * scaled, overlap::serial_ms(st), best, m->second);
+    };
+    try {
+        ex.grade(p, timed.call());
+    } catch (const grader::Rejection&) {
+        report();
+        throw;
+    }
+    report();
+}

@@ -1,0 +1,611 @@
+// SPDX-License-Identifier: MIT
+// Lesson 08 grader: N-body accelerations. Every exercise is checked against a float64 host
+// reference on small sizes and five kinds of bodies, then drives a grader-run leapfrog
+// integration whose energy and momentum must behave as the theory page derives, then is
+// timed: 08.1 and 08.2 at n = 65536 against this GPU's FP32 FMA peak, 08.3 at n = 16384
+// against the grader's one-thread-per-body kernel. Exercise 08.0 prints the teaching
+// tables: layouts, tiles, the inner loop's instructions, threads per body.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+#include <iterator>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "grader/grader.hpp"
+#include "nbody.cuh"
+#include "nbody_variants.cuh"
+
+GRADER_LESSON("08", "N-body", "lessons/08-nbody/theory.md");
+
+namespace {
+
+// ---------------------------------------------------------------- thresholds
+// PROVISIONAL: set from the GPU self-test (tools/gpu_selftest.py), each near the geometric
+// mean of the starter's and the reference's figures (docs/thresholds.md, "Margins"). The
+// 08.0 table's "% of FMA peak" column gives every figure they need: the rows
+// naive_recip_sqrt (08.1 starter), tiled_runtime_recip_sqrt (08.1 reference, 08.2 starter),
+// unroll_16 (08.2 reference) at n = 65536; split_1 (08.3 starter and baseline) and the
+// best split_P at n = 16384. The estimates below come from instruction counts only
+// (theory page, "Why 100 % is out of reach"): about 34 issue slots per interaction with
+// 1 / sqrtf, 17 with rsqrtf, against 10 for 20 flops at the FMA rate.
+constexpr double kTiledFraction = 0.15;     // of the FMA peak, 20-flop units (H200: 18.9 %, starter 12.3 %)
+constexpr double kUnrolledFraction = 0.40;  // H200: 50.5 %, starter 18.9 %; rsqrtf caps near 59 %
+constexpr double kSplitSpeedup = 1.5;       // × one thread per body at n = 16384 (H200: 2.30 ×, starter 0.99 ×)
+// Tiling changes one load per interaction from global to shared memory and nothing else:
+// where the L1 cache serves the naive kernel's broadcast loads (every GPU since Volta), the
+// two may run within the margins of each other. PROVISIONAL: set false if the 08.0 table
+// shows tiled_runtime_recip_sqrt ≥ 1.21 × naive_recip_sqrt on the project's GPUs.
+constexpr bool kTilingOverlapsNaive = false;  // H200: tiled 1.53 × naive
+
+// The timed sizes: 2^16 bodies as in the published figures (GPU Gems 3, the CUDA samples);
+// 2^14 for 08.3, 64 blocks of 256 on a GPU with more SMs than that. Correctness is checked
+// on sizes that are multiples of nothing; these only have to be large.
+constexpr int kTimedN = 65536;
+constexpr int kSmallN = 16384;
+
+// Work of one call: n² interactions at 20 flops (the convention of GPU Gems 3, ch. 31, and
+// of the CUDA samples' nbody); 16 bytes read and 16 written per body.
+constexpr double kFlopsPerInteraction = 20;
+grader::Work work(int n) { return {32.0 * n, kFlopsPerInteraction * double(n) * double(n)}; }
+
+// ---------------------------------------------------------------- tolerance
+// A correct FP32 kernel errs per component by at most γ_{n+32} Σ_j |m_j (r_j − r_i)_c| / s³
+// (theory page, "How close is correct"): each term carries at most 26 roundings of
+// u = 2⁻²⁴ (32 leave room for other correct ways to write it), and any order of summing n
+// terms adds γ_{n−1} of the sum of their magnitudes.
+constexpr double kU = 0x1p-24;
+constexpr int kTermRoundings = 32;
+double gamma_n(int n) {
+    const double k = double(n + kTermRoundings) * kU;
+    return k / (1 - k);
+}
+// The grader's magnitude sums (variants::magnitudes) are float sums of positive terms,
+// within (n + 20) u of the exact ones: 1 % covers them up to n ≈ 160000.
+constexpr double kMagnitudeSlack = 1.01;
+
+// ---------------------------------------------------------------- bodies
+
+enum class Bodies { cube, plummer, coincident, zero_masses, mixed };
+const Bodies kAllBodies[] = {Bodies::cube, Bodies::plummer, Bodies::coincident, Bodies::zero_masses, Bodies::mixed};
+
+const char* bodies_name(Bodies b) {
+    switch (b) {
+        case Bodies::cube: return "uniform cube";
+        case Bodies::plummer: return "Plummer cluster";
+        case Bodies::coincident: return "coincident bodies";
+        case Bodies::zero_masses: return "zero masses";
+        case Bodies::mixed: return "mixed magnitudes";
+    }
+    return "bodies";
+}
+
+std::string format(const char* fmt, ...) {
+    char buf[1024];
+    va_list args;
+    va_start(args, fmt);
+    std::vsnprintf(buf, sizeof buf, fmt, args);
+    va_end(args);
+    return buf;
+}
+
+struct Vec {
+    double x = 0, y = 0, z = 0;
+};
+double norm(Vec v) { return std::sqrt(v.x * v.x + v.y * v.y + v.z * v.z); }
+
+constexpr double kPi = 3.14159265358979323846;
+
+Vec random_direction(grader::Rng& rng) {
+    const double c = rng.uniform(-1, 1), phi = rng.uniform(0, 2 * kPi), s = std::sqrt(1 - c * c);
+    return {s * std::cos(phi), s * std::sin(phi), c};
+}
+
+// A body of the Plummer sphere of unit mass and scale radius (G = 1), position and velocity
+// (Aarseth, Hénon & Wielen 1974): radius from the inverse of the cumulative mass (cut at
+// 10 scale radii), speed q · v_escape with q drawn by rejection from q² (1 − q²)^{7/2}.
+void plummer_body(grader::Rng& rng, Vec& r, Vec& v) {
+    double radius;
+    do radius = 1 / std::sqrt(std::pow(rng.uniform(1e-12, 1), -2.0 / 3) - 1);
+    while (radius > 10);
+    const Vec d = random_direction(rng);
+    r = {radius * d.x, radius * d.y, radius * d.z};
+    double q;
+    do q = rng.uniform(0, 1);
+    while (rng.uniform(0, 0.1) > q * q * std::pow(1 - q * q, 3.5));
+    const double speed = q * std::sqrt(2.0) * std::pow(1 + radius * radius, -0.25);
+    const Vec e = random_direction(rng);
+    v = {speed * e.x, speed * e.y, speed * e.z};
+}
+
+float4 at(Vec r, double m) { return make_float4(float(r.x), float(r.y), float(r.z), float(m)); }
+
+std::vector<float4> draw_bodies(Bodies kind, int n, grader::Rng& rng) {
+    std::vector<float4> b(static_cast<size_t>(n));
+    auto in_cube = [&] { return Vec{rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-1, 1)}; };
+    auto mass = [&] { return rng.uniform(0.5, 1.5) / n; };
+    switch (kind) {
+        case Bodies::cube:
+            for (float4& x : b) x = at(in_cube(), mass());
+            break;
+        case Bodies::plummer:
+            for (float4& x : b) {
+                Vec r, v;
+                plummer_body(rng, r, v);
+                x = at(r, 1.0 / n);
+            }
+            break;
+        case Bodies::coincident: {
+            // About four bodies on each site, and the first and last bodies on the same one.
+            std::vector<Vec> sites(size_t(std::max(1, n / 4)));
+            for (Vec& s : sites) s = in_cube();
+            for (float4& x : b) x = at(sites[size_t(rng.integer(0, int64_t(sites.size()) - 1))], mass());
+            b.back() = make_float4(b[0].x, b[0].y, b[0].z, b.back().w);
+            break;
+        }
+        case Bodies::zero_masses:
+            for (float4& x : b) x = at(in_cube(), rng.next() % 4 == 0 ? (rng.next() & 1 ? 0.0 : -0.0) : mass());
+            break;
+        case Bodies::mixed:
+            // Distances from 10⁻³ to 10³ and masses over twelve orders of magnitude.
+            for (float4& x : b) {
+                const Vec c = in_cube();
+                const double scale = std::exp2(rng.uniform(-10, 10));
+                x = at({c.x * scale, c.y * scale, c.z * scale}, std::exp2(rng.uniform(-20, 20)) / n);
+            }
+            break;
+    }
+    return b;
+}
+
+// ---------------------------------------------------------------- the float64 reference
+
+// The exact acceleration of body i (from the float inputs, in double) and, per component,
+// Σ_j |m_j (r_j − r_i)_c| / s³, the scale of its rounding error.
+struct Exact {
+    double a[3] = {0, 0, 0}, magnitude[3] = {0, 0, 0};
+};
+Exact exact_at(const std::vector<float4>& p, size_t i, float eps2) {
+    Exact e;
+    const float4 me = p[i];
+    for (const float4& o : p) {
+        const double d[3] = {double(o.x) - me.x, double(o.y) - me.y, double(o.z) - me.z};
+        const double s2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + double(eps2);
+        const double w = double(o.w) / (s2 * std::sqrt(s2));
+        for (int c = 0; c < 3; ++c) e.a[c] += w * d[c], e.magnitude[c] += std::fabs(w * d[c]);
+    }
+    return e;
+}
+
+// The expected x, y, z of the listed bodies, as entries 3i + c of the flattened result.
+std::vector<grader::Expected> expected_for(const std::vector<float4>& p, float eps2, const std::vector<size_t>& bodies) {
+    const double tol = gamma_n(int(p.size()));
+    std::vector<grader::Expected> out;
+    out.reserve(3 * bodies.size());
+    for (size_t i : bodies) {
+        const Exact e = exact_at(p, i, eps2);
+        for (int c = 0; c < 3; ++c) out.push_back({3 * i + size_t(c), e.a[c], tol * e.magnitude[c]});
+    }
+    return out;
+}
+
+std::vector<float> flatten_xyz(const std::vector<float4>& acc) {
+    std::vector<float> out;
+    out.reserve(3 * acc.size());
+    for (const float4& a : acc) out.insert(out.end(), {a.x, a.y, a.z});
+    return out;
+}
+
+std::string component(size_t k) { return "acc[" + std::to_string(k / 3) + "]." + "xyz"[k % 3]; }
+
+void expect_accelerations(grader::Exercise& ex, const std::vector<float4>& got, const std::vector<float4>& p, float eps2,
+                          const std::vector<size_t>& bodies, const std::string& ctx) {
+    ex.expect_entries(flatten_xyz(got), expected_for(p, eps2, bodies), ctx, component);
+}
+
+std::vector<size_t> every_body(size_t n) {
+    std::vector<size_t> all(n);
+    for (size_t i = 0; i < n; ++i) all[i] = i;
+    return all;
+}
+
+// Momentum: Σ_i m_i a_i is exactly zero (each pair's terms cancel, Newton's third law).
+// Its float value may differ by Σ_i m_i · (allowed error of a_i), per component.
+void expect_momentum(grader::Exercise& ex, const std::vector<float4>& got, const std::vector<float4>& p,
+                     const std::vector<float4>& magnitude, const std::string& ctx) {
+    const double tol = kMagnitudeSlack * gamma_n(int(p.size()));
+    double sum[3] = {0, 0, 0}, bound[3] = {0, 0, 0};
+    for (size_t i = 0; i < p.size(); ++i) {
+        const double m = p[i].w, a[3] = {got[i].x, got[i].y, got[i].z};
+        const double g[3] = {magnitude[i].x, magnitude[i].y, magnitude[i].z};
+        for (int c = 0; c < 3; ++c) sum[c] += m * a[c], bound[c] += std::fabs(m) * tol * g[c];
+    }
+    for (int c = 0; c < 3; ++c)
+        if (!(std::fabs(sum[c]) <= bound[c]))
+            ex.reject(grader::Reason::wrong,
+                      ctx + format(": the momentum sum Σ m_i a_i.%c is %.4g; the pairs cancel exactly, so it must be 0 "
+                                   "within %.3g (the allowed error of every body added up)",
+                                   "xyz"[c], sum[c], bound[c]));
+}
+
+std::vector<float4> magnitudes_of(const grader::DeviceBuffer<float4>& pos, float eps2) {
+    grader::DeviceBuffer<float4> out(pos.size(), "magnitude sums");
+    variants::magnitudes(pos.data(), out.data(), int(pos.size()), eps2);
+    return out.download();
+}
+
+// ---------------------------------------------------------------- correctness on small sizes
+
+using Launcher = void (*)(const float4*, float4*, int, float);
+
+const int kSizes[] = {1, 2, 3, 31, 257, 1000, 4099};
+constexpr int kSanitizerMaxN = 257;  // compute-sanitizer instruments every shared-memory access
+const float kEps2[] = {1e-4f, 2.5e-3f, 1e-2f};
+
+std::string eps2_text(float eps2) { return format("eps2 = %g", double(eps2)); }
+
+void check_sizes(grader::Exercise& ex, const char* name, Launcher launch) {
+    auto rng = ex.rng("bodies");
+    size_t k = 0;
+    for (int n : kSizes) {
+        if (grader::sanitizer_mode() && n > kSanitizerMaxN) continue;
+        for (Bodies kind : kAllBodies) {
+            const float eps2 = kEps2[k++ % std::size(kEps2)];
+            std::vector<float4> host = draw_bodies(kind, n, rng);
+            grader::DeviceBuffer<float4> pos(host, "pos_mass"), acc(size_t(n), "acc");
+            const std::string ctx = format("%s, n = %d, %s, %s", name, n, bodies_name(kind), eps2_text(eps2).c_str());
+            grader::Call call(ctx, [&] { launch(pos.data(), acc.data(), n, eps2); });
+            call.input(pos, host, "pos_mass").output(acc, "acc").verify([&] {
+                expect_accelerations(ex, acc.download(), host, eps2, every_body(size_t(n)), ctx);
+            });
+            ex.check(call);
+        }
+    }
+}
+
+// ---------------------------------------------------------------- the leapfrog check
+// The grader integrates a Plummer cluster with kick-drift-kick leapfrog in float64 state,
+// calling the launcher for the accelerations (positions rounded to float). No damping.
+// Leapfrog conserves the shadow energy H̃ = E + dt² ((1/12) vᵀ∇²U v − (1/24) Σ m |a|²)
+// up to O(dt⁴), so |E(T) − E(0)| ≤ |c(0)| + |c(T)| + (energy the acceleration errors
+// inject), where c = H̃ − E. The grader doubles the first part (for the higher orders)
+// and bounds the second from the tolerance of every call (theory page, "Energy and
+// momentum over a leapfrog run").
+
+struct State {
+    std::vector<Vec> r, v;
+    std::vector<double> m;
+    size_t size() const { return m.size(); }
+};
+
+double energy(const State& s, float eps2) {
+    double kinetic = 0, potential = 0;
+    for (size_t i = 0; i < s.size(); ++i) {
+        kinetic += 0.5 * s.m[i] * (s.v[i].x * s.v[i].x + s.v[i].y * s.v[i].y + s.v[i].z * s.v[i].z);
+        for (size_t j = i + 1; j < s.size(); ++j) {
+            const double dx = s.r[j].x - s.r[i].x, dy = s.r[j].y - s.r[i].y, dz = s.r[j].z - s.r[i].z;
+            potential -= s.m[i] * s.m[j] / std::sqrt(dx * dx + dy * dy + dz * dz + double(eps2));
+        }
+    }
+    return kinetic + potential;
+}
+
+// c = H̃ − E to order dt² for kick-drift-kick: dt² ((1/12) vᵀ∇²U v − (1/24) Σ m |a|²), the
+// Hessian term summed over pairs as m_i m_j (|w|²/s³ − 3 (d·w)²/s⁵), w = v_j − v_i.
+double shadow_term(const State& s, float eps2, double dt) {
+    double hessian = 0, force = 0;
+    for (size_t i = 0; i < s.size(); ++i) {
+        Vec a;
+        for (size_t j = 0; j < s.size(); ++j) {
+            const double dx = s.r[j].x - s.r[i].x, dy = s.r[j].y - s.r[i].y, dz = s.r[j].z - s.r[i].z;
+            const double s2 = dx * dx + dy * dy + dz * dz + double(eps2), s3 = s2 * std::sqrt(s2);
+            a.x += s.m[j] * dx / s3, a.y += s.m[j] * dy / s3, a.z += s.m[j] * dz / s3;
+            if (j <= i) continue;
+            const double wx = s.v[j].x - s.v[i].x, wy = s.v[j].y - s.v[i].y, wz = s.v[j].z - s.v[i].z;
+            const double dw = dx * wx + dy * wy + dz * wz;
+            hessian += s.m[i] * s.m[j] * ((wx * wx + wy * wy + wz * wz) / s3 - 3 * dw * dw / (s3 * s2));
+        }
+        force += s.m[i] * (a.x * a.x + a.y * a.y + a.z * a.z);
+    }
+    return dt * dt * (hessian / 12 - force / 24);
+}
+
+struct LeapfrogSetup {
+    int n, steps;
+    double dt;
+    float eps2;
+};
+// dt = 1/128 is about 1/50 of the time a body needs to cross eps = 0.05 at the typical
+// speed, and 100 steps cover about half a crossing time of the cluster.
+LeapfrogSetup leapfrog_setup() { return grader::sanitizer_mode() ? LeapfrogSetup{257, 20, 1.0 / 128, 2.5e-3f}
+                                                                  : LeapfrogSetup{1531, 100, 1.0 / 128, 2.5e-3f}; }
+
+void check_leapfrog(grader::Exercise& ex, const char* name, Launcher launch) {
+    const LeapfrogSetup L = leapfrog_setup();
+    auto rng = ex.rng("leapfrog");
+    State s;
+    s.r.resize(size_t(L.n)), s.v.resize(size_t(L.n)), s.m.assign(size_t(L.n), double(1.0f / float(L.n)));
+    for (int i = 0; i < L.n; ++i) plummer_body(rng, s.r[size_t(i)], s.v[size_t(i)]);
+    std::vector<float4> host(static_cast<size_t>(L.n));
+    grader::DeviceBuffer<float4> pos(size_t(L.n), "pos_mass"), acc(size_t(L.n), "acc");
+    std::vector<Vec> a(static_cast<size_t>(L.n));
+    std::vector<double> tol(static_cast<size_t>(L.n));  // allowed |â_i − a_i| of the latest call (a vector norm)
+    int step = 0;
+    const std::string what = format("%s in a leapfrog run (Plummer cluster, n = %d, %s, dt = 1/128)", name, L.n,
+                                    eps2_text(L.eps2).c_str());
+    grader::Call call(what, [&] { launch(pos.data(), acc.data(), L.n, L.eps2); });
+    call.input(pos, host, "pos_mass", grader::Call::Vary::no).output(acc, "acc").verify([&] {
+        const std::vector<float4> got = acc.download(), g = magnitudes_of(pos, L.eps2);
+        expect_momentum(ex, got, host, g, format("%s, step %d", what.c_str(), step));
+        const double gam = gamma_n(L.n);
+        for (size_t i = 0; i < got.size(); ++i) {
+            a[i] = {got[i].x, got[i].y, got[i].z};
+            // The call's own rounding, plus the positions' rounding to float: moving a body
+            // by δ changes each pair term by at most 2 m_j |δ| / s³ (theory page).
+            tol[i] = kMagnitudeSlack * (gam * (g[i].x + g[i].y + g[i].z) + 2 * kU * g[i].w);
+        }
+    });
+    // Each call's accelerations kick the velocities twice (half a step each): the energy
+    // their error can inject is at most dt Σ m_i |â_i − a_i| (|v_i| + dt |â_i|).
+    double injected = 0;
+    auto evaluate = [&] {
+        for (size_t i = 0; i < host.size(); ++i) host[i] = at(s.r[i], s.m[i]);
+        pos.upload(host);
+        ex.check(call);
+    };
+    auto inject = [&] {
+        for (size_t i = 0; i < s.size(); ++i) injected += L.dt * s.m[i] * tol[i] * (norm(s.v[i]) + L.dt * norm(a[i]));
+    };
+    auto kick = [&] {
+        for (size_t i = 0; i < s.size(); ++i)
+            s.v[i].x += 0.5 * L.dt * a[i].x, s.v[i].y += 0.5 * L.dt * a[i].y, s.v[i].z += 0.5 * L.dt * a[i].z;
+    };
+    const double e0 = energy(s, L.eps2), c0 = shadow_term(s, L.eps2, L.dt);
+    evaluate();
+    inject();
+    for (step = 1; step <= L.steps; ++step) {
+        kick();
+        for (size_t i = 0; i < s.size(); ++i)
+            s.r[i].x += L.dt * s.v[i].x, s.r[i].y += L.dt * s.v[i].y, s.r[i].z += L.dt * s.v[i].z;
+        evaluate();
+        kick();
+        inject();
+    }
+    const double e1 = energy(s, L.eps2), c1 = shadow_term(s, L.eps2, L.dt);
+    const double drift = e1 - e0, bound = 2 * (std::fabs(c0) + std::fabs(c1)) + injected + 1e-12 * std::fabs(e0);
+    ex.figure("leapfrog_energy_drift", std::fabs(drift / e0));
+    ex.figure("leapfrog_energy_bound", bound / std::fabs(e0));
+    if (!(std::fabs(drift) <= bound))
+        ex.reject(grader::Reason::wrong,
+                  format("%s: the energy changed by %.3g (%.2g of |E| = %.4g) over %d steps; with correct accelerations "
+                         "it stays within %.3g: twice the leapfrog's own dt² terms (%.2g at the start, %.2g at the "
+                         "end) plus %.3g that the allowed float error of %d calls can inject. Forces that are not "
+                         "the gradient of the softened potential, or results that do not follow the positions, "
+                         "drift",
+                         what.c_str(), drift, std::fabs(drift / e0), std::fabs(e0), L.steps, bound, c0, c1, injected,
+                         L.steps + 1));
+}
+
+void check_contract(grader::Exercise& ex, const char* name, Launcher launch) {
+    check_sizes(ex, name, launch);
+    check_leapfrog(ex, name, launch);
+}
+
+// ---------------------------------------------------------------- timed calls
+
+// One launcher on `n` Plummer bodies: every timed call writes every body, one chosen at
+// random is compared with the reference on sampled bodies (the first, the last 40, 80
+// anywhere) and its momentum sum is checked over all of them.
+struct TimedCall {
+    int n;
+    float eps2 = 2.5e-3f;
+    std::vector<float4> host;
+    grader::DeviceBuffer<float4> pos, acc;
+    std::vector<size_t> sampled;
+    grader::Call call;
+
+    TimedCall(grader::Exercise& ex, const char* name, Launcher launch, int n_)
+        : n(n_), host(plummer_bodies(ex, n_)), pos(host, "pos_mass"), acc(size_t(n_), "acc"),
+          call(format("%s, timed, n = %d Plummer bodies, %s", name, n_, eps2_text(eps2).c_str()),
+               [this, launch] { launch(pos.data(), acc.data(), n, eps2); }) {
+        auto rng = ex.rng("samples");
+        for (size_t i = 0; i < 8; ++i) sampled.push_back(i);
+        for (size_t i = size_t(n) - 40; i < size_t(n); ++i) sampled.push_back(i);
+        for (int k = 0; k < 80; ++k) sampled.push_back(size_t(rng.integer(0, n - 1)));
+        call.input(pos, host, "pos_mass").output(acc, "acc").verify([this, &ex] {
+            const std::vector<float4> got = acc.download();
+            expect_accelerations(ex, got, host, eps2, sampled, call.context() + " (sampled bodies)");
+            expect_momentum(ex, got, host, magnitudes_of(pos, eps2), call.context());
+        });
+    }
+    static std::vector<float4> plummer_bodies(grader::Exercise& ex, int n) {
+        auto rng = ex.rng("timed bodies");
+        return draw_bodies(Bodies::plummer, n, rng);
+    }
+};
+
+// The 08.3 baseline, after checking a sample of its result: a wrong grader kernel must not
+// pass for a fast ceiling.
+grader::Baseline time_baseline(grader::Exercise& ex, TimedCall& t) {
+    grader::DeviceBuffer<float4> out(size_t(t.n), "baseline acc");
+    if (!grader::sanitizer_mode()) {
+        variants::one_thread_per_body(t.pos.data(), out.data(), t.n, t.eps2);
+        CUDA_CHECK(cudaDeviceSynchronize());
+        const std::vector<float> got = flatten_xyz(out.download());
+        for (const grader::Expected& e : expected_for(t.host, t.eps2, t.sampled))
+            if (!(std::fabs(double(got[e.index]) - e.value) <= e.bound))
+                throw std::logic_error("grader self-check: the one-thread-per-body baseline disagrees with the host "
+                                       "reference at " + component(e.index));
+    }
+    return ex.baseline("one thread per body (tiled, rsqrtf)", work(t.n),
+                       [&] { variants::one_thread_per_body(t.pos.data(), out.data(), t.n, t.eps2); }, false);
+}
+
+// A few sampled bodies, for the teaching table's "wrong" cells.
+bool sample_is_right(const grader::DeviceBuffer<float4>& acc, const std::vector<float4>& host, float eps2) {
+    const std::vector<size_t> bodies = {0, 1, host.size() / 2, host.size() - 1};
+    return grader::compare_entries(flatten_xyz(acc.download()), expected_for(host, eps2, bodies)).ok();
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- exercises
+
+GRADER_EXERCISE("08.0 interaction table") {
+    ex.teaching_only();  // INFO, never graded; SKIP under compute-sanitizer
+    ex.theory("The teaching table");
+    const double peak = grader::ceilings().get(grader::ceiling::fma_gflops);
+    const float eps2 = 2.5e-3f;
+    auto rng = ex.rng("table");
+    const std::vector<float4> host = draw_bodies(Bodies::plummer, kTimedN, rng);
+    const int n = kTimedN;
+    grader::DeviceBuffer<float4> pos(host, "pos_mass"), acc(size_t(n), "acc");
+    // The same bodies as four arrays and as the notes' 28-byte structures.
+    std::vector<float> hx, hy, hz, hm;
+    std::vector<variants::Body7> h7;
+    for (const float4& b : host) {
+        hx.push_back(b.x), hy.push_back(b.y), hz.push_back(b.z), hm.push_back(b.w);
+        h7.push_back({b.x, b.y, b.z, 0.f, 0.f, 0.f, b.w});
+    }
+    grader::DeviceBuffer<float> x(hx, "x"), y(hy, "y"), z(hz, "z"), m(hm, "m");
+    grader::DeviceBuffer<variants::Body7> b7(h7, "bodies");
+    const float4* p = pos.data();
+    float4* a = acc.data();
+    using variants::InvCube;
+    auto right = [&] { return sample_is_right(acc, host, eps2); };
+
+    grader::TeachingTable::Options o;
+    o.first_header = "one thread per body, n = 65536 (08.1, 08.2)";
+    o.unit = "GFLOP/s";
+    o.show_ms = true;
+    o.percent_of = {"FMA peak"};
+    o.timing = {1, 5, true};  // few runs: the slowest rows take tens of ms per call
+    grader::TeachingTable table(ex, o);
+    table.compare_with({peak});
+    const grader::Work w = work(n);
+    table.heading("where the bodies come from (1 / sqrtf)");
+    table.row("global memory, every body (08.1 starter)", "naive_recip_sqrt_gflops", w,
+              [&](int) { variants::naive(p, a, n, eps2, InvCube::recip_sqrt); });
+    table.row("tiles of blockDim.x in shared memory (08.1 reference)", "tiled_runtime_recip_sqrt_gflops", w,
+              [&](int) { variants::tiled_runtime(p, a, n, eps2, InvCube::recip_sqrt); });
+    table.heading("the same two with rsqrtf");
+    table.row("global memory, every body (the notes' kernel)", "naive_rsqrt_gflops", w,
+              [&](int) { variants::naive(p, a, n, eps2, InvCube::rsqrt); });
+    table.row("tiles of blockDim.x in shared memory", "tiled_runtime_rsqrt_gflops", w,
+              [&](int) { variants::tiled_runtime(p, a, n, eps2, InvCube::rsqrt); });
+    table.heading("tile of 256 fixed at compile time, rsqrtf, unrolled");
+    for (int u : {1, 2, 4, 8, 16, 256})
+        table.row("#pragma unroll " + std::to_string(u) + (u == variants::kReferenceUnroll ? " (08.2 reference)" : ""),
+                  "unroll_" + std::to_string(u) + "_gflops", w,
+                  [&, u](int) { variants::tiled_fixed(p, a, n, eps2, InvCube::rsqrt, u); });
+    table.heading("the inverse cube, tile 256, unroll " + std::to_string(variants::kReferenceUnroll));
+    const int U = variants::kReferenceUnroll;
+    table.row("1.0f / sqrtf(r2), cubed", "fixed_recip_sqrt_gflops", w,
+              [&](int) { variants::tiled_fixed(p, a, n, eps2, InvCube::recip_sqrt, U); });
+    table.row("powf(r2, -1.5f)", "fixed_pow_gflops", w,
+              [&](int) { variants::tiled_fixed(p, a, n, eps2, InvCube::pow, U); });
+    table.row("in double (a stray double literal)", "fixed_double_gflops", w,
+              [&](int) { variants::tiled_fixed(p, a, n, eps2, InvCube::double_math, U); });
+    table.row("rsqrt.approx.ftz.f32 (no subnormal fix-up)", "fixed_rsqrt_ftz_gflops", w,
+              [&](int) { variants::tiled_fixed(p, a, n, eps2, InvCube::rsqrt_ftz, U); });
+    table.heading("layouts, rsqrtf (the float4 rows: naive rsqrtf and unroll 16 above)");
+    table.row("global memory, four arrays x, y, z, m", "naive_soa_gflops", w,
+              [&](int) { variants::naive_soa(x.data(), y.data(), z.data(), m.data(), a, n, eps2); });
+    table.row("global memory, 7-float structures", "naive_aos7_gflops", w,
+              [&](int) { variants::naive_aos7(b7.data(), a, n, eps2); });
+    table.row("tiles as four shared arrays", "tiled_soa_gflops", w,
+              [&](int) { variants::tiled_soa(x.data(), y.data(), z.data(), m.data(), a, n, eps2); });
+    table.row("float4 tiles filled from 7-float structures", "tiled_aos7_gflops", w,
+              [&](int) { variants::tiled_aos7(b7.data(), a, n, eps2); });
+    table.heading("yours");
+    table.row("your nbody_tiled (08.1)", "student_08_1_gflops", w, [&](int) { nbody_tiled(p, a, n, eps2); }, true, {},
+              right);
+    table.row("your nbody_unrolled (08.2)", "student_08_2_gflops", w, [&](int) { nbody_unrolled(p, a, n, eps2); }, true,
+              {}, right);
+    table.row("your nbody_split (08.3)", "student_08_3_gflops", w, [&](int) { nbody_split(p, a, n, eps2); }, true, {},
+              right);
+    table.print(format("All pairs of %d Plummer bodies on this GPU, 20 flops per interaction (G interactions/s = "
+                       "GFLOP/s ÷ 20); FP32 FMA peak measured now: %.0f GFLOP/s. Median of %d runs:",
+                       n, peak, o.timing.runs));
+
+    // Threads per body at n = 16384: 64 blocks of 256 with one thread per body.
+    const int small = kSmallN;
+    const std::vector<float4> host_small(host.begin(), host.begin() + small);
+    grader::DeviceBuffer<float4> pos_small(host_small, "pos_mass (n = 16384)"), acc_small(size_t(small), "acc");
+    const float4* ps = pos_small.data();
+    float4* as = acc_small.data();
+    grader::TeachingTable::Options o2 = o;
+    o2.first_header = "threads per body, n = 16384 (08.3)";
+    o2.percent_of = {"1 thread per body", "FMA peak"};
+    grader::TeachingTable split(ex, o2);
+    const grader::Work ws = work(small);
+    split.compare_with({0, peak});
+    const double one = split.row("1 (08.3 starter and baseline)", "split_1_gflops", ws,
+                                 [&](int) { variants::split(ps, as, small, eps2, 1); });
+    split.compare_with({one, peak});
+    for (int t : {2, 4, 8, 16})
+        split.row(std::to_string(t), "split_" + std::to_string(t) + "_gflops", ws,
+                  [&, t](int) { variants::split(ps, as, small, eps2, t); });
+    split.row("your nbody_split (08.3)", "student_08_3_small_gflops", ws,
+              [&](int) { nbody_split(ps, as, small, eps2); }, true, {},
+              [&] { return sample_is_right(acc_small, host_small, eps2); });
+    int sms = 0;
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    split.print(format("The first %d of the same bodies; blocks of 256 threads, so 64 × P blocks for %d SMs:", small, sms));
+}
+
+GRADER_EXERCISE("08.1 shared-memory tiles") {
+    ex.theory("Tiles in shared memory");
+    const char* hint = "load the bodies tile by tile into a __shared__ array (one body per thread, then __syncthreads()), "
+                       "take every interaction of the tile from there, and __syncthreads() again before the next tile";
+    ex.hint(hint);
+    if (kTilingOverlapsNaive)
+        ex.threshold_overlaps_previous("tiles change where one load per interaction comes from, and the L1 cache already "
+                                       "serves the naive kernel's broadcast loads: compare the first two rows of the 08.0 "
+                                       "table (theory.md, \"Tiles in shared memory\")");
+    check_contract(ex, "nbody_tiled", nbody_tiled);
+    TimedCall t(ex, "nbody_tiled", nbody_tiled, kTimedN);
+    ex.diagnose_slow({"the speed of the starter's naive kernel",
+                      [&] { variants::naive(t.pos.data(), t.acc.data(), t.n, t.eps2, variants::InvCube::recip_sqrt); }, hint,
+                      "the tiles are there; check that the block has 128 threads or more and that every thread reads "
+                      "its tile entries from shared memory (theory.md, \"Tiles in shared memory\")"});
+    const grader::Work w = work(t.n);
+    ex.grade(grader::roofline(w.bytes, w.flops, kTiledFraction), t.call);
+}
+
+GRADER_EXERCISE("08.2 the inner loop") {
+    ex.theory("The inner loop, instruction by instruction");
+    const char* hint = "make the tile size a compile-time constant, pad the last tile with massless bodies, "
+                       "#pragma unroll the inner loop, and use rsqrtf(r2) instead of 1.0f / sqrtf(r2)";
+    ex.hint(hint);
+    check_contract(ex, "nbody_unrolled", nbody_unrolled);
+    TimedCall t(ex, "nbody_unrolled", nbody_unrolled, kTimedN);
+    ex.diagnose_slow({"the speed of the 08.1 reference (tiles of blockDim.x, 1 / sqrtf)",
+                      [&] {
+                          variants::tiled_runtime(t.pos.data(), t.acc.data(), t.n, t.eps2, variants::InvCube::recip_sqrt);
+                      },
+                      hint,
+                      "look for what the compiler could not simplify: a powf, a double constant or a double function "
+                      "in the interaction, a loop it cannot unroll (compare your row with the 08.0 table)"});
+    const grader::Work w = work(t.n);
+    ex.grade(grader::roofline(w.bytes, w.flops, kUnrolledFraction), t.call);
+}
+
+GRADER_EXERCISE("08.3 several threads per body") {
+    ex.theory("Small n: several threads per body");
+    const char* hint = "give each body several threads (P = 4 or 8), each taking one part of every tile, and add "
+                       "their partial sums at the end: P times more blocks for the SMs to share";
+    ex.hint(hint);
+    check_contract(ex, "nbody_split", nbody_split);
+    TimedCall t(ex, "nbody_split", nbody_split, kSmallN);
+    const grader::Baseline baseline = time_baseline(ex, t);
+    ex.diagnose_slow({"the speed of one thread per body",
+                      [&] { variants::one_thread_per_body(t.pos.data(), t.acc.data(), t.n, t.eps2); }, hint,
+                      "the work is split but not fast enough: compare your row with the threads-per-body sweep of the "
+                      "08.0 table (too few blocks, a warp reading several parts of the tile, or a slow combining step)"});
+    ex.grade(grader::versus(baseline, kSplitSpeedup), t.call);
+}

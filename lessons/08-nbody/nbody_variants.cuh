@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+/// @file
+/// @brief The grader's own N-body kernels for lesson 08: the starters' shapes (timed when a
+///        submission is too slow), the versions the teaching table compares, the baseline
+///        of exercise 08.3, and the sums of magnitudes the checks derive their bounds from.
+///
+/// Grader code: students never edit or link their own version of it. Every launcher
+/// computes the same accelerations as the contract (nbody.cuh) on the default stream,
+/// except layout_* (the same bodies in other layouts) and magnitudes().
+#pragma once
+#include <cuda_runtime.h>
+
+namespace variants {
+
+/// How an interaction computes 1 / (r² + ε²)^{3/2}.
+enum class InvCube {
+    rsqrt,         ///< r = rsqrtf(r²); r·r·r — one MUFU.RSQ (08.2)
+    rsqrt_ftz,     ///< the same through PTX rsqrt.approx.ftz.f32: no subnormal fix-up
+    recip_sqrt,    ///< r = 1.0f / sqrtf(r²) — IEEE square root and division (08.1)
+    pow,           ///< powf(r², -1.5f)
+    double_math,   ///< 1 / (r² √r²) in double, as a stray double literal or pow(float, double) does
+};
+
+/// One thread per body; every body read from global memory in the inner loop (the starter
+/// of 08.1, with `math` = recip_sqrt).
+void naive(const float4* pos_mass, float4* acc, int n, float eps2, InvCube math);
+
+/// One thread per body; tiles of 256 bodies in dynamic shared memory, the inner loop's trip
+/// count known only at run time (the reference of 08.1 and starter of 08.2 with recip_sqrt).
+void tiled_runtime(const float4* pos_mass, float4* acc, int n, float eps2, InvCube math);
+
+/// Tiles of 256 fixed at compile time, the last one padded with massless bodies, the inner
+/// loop unrolled `unroll` times. Instantiated: rsqrt with unroll 1, 2, 4, 8, 16 or 256; the
+/// other maths with unroll kReferenceUnroll.
+void tiled_fixed(const float4* pos_mass, float4* acc, int n, float eps2, InvCube math, int unroll);
+inline constexpr int kReferenceUnroll = 16;
+
+/// The baseline of 08.3 and its starter's shape: tiled_fixed with rsqrt and the reference
+/// unroll, one thread per body, blocks of 256.
+void one_thread_per_body(const float4* pos_mass, float4* acc, int n, float eps2);
+
+/// tiled_fixed with `threads_per_body` (1, 2, 4, 8 or 16) threads per body, each taking one
+/// part of every tile; partial sums added through shared memory.
+void split(const float4* pos_mass, float4* acc, int n, float eps2, int threads_per_body);
+
+/// A body as the notes' array of structures holds it: seven floats, 28 bytes.
+struct Body7 {
+    float x, y, z, vx, vy, vz, m;
+};
+
+/// The same interactions (rsqrt) on other layouts of the bodies: `soa` is four arrays
+/// x, y, z, m; `aos7` an array of Body7.
+void naive_soa(const float* x, const float* y, const float* z, const float* m, float4* acc, int n, float eps2);
+void naive_aos7(const Body7* bodies, float4* acc, int n, float eps2);
+/// Tiles held as four shared arrays (one 4-byte load per coordinate per interaction).
+void tiled_soa(const float* x, const float* y, const float* z, const float* m, float4* acc, int n, float eps2);
+/// Tiles of float4 in shared memory, filled from the 28-byte structures.
+void tiled_aos7(const Body7* bodies, float4* acc, int n, float eps2);
+
+/// For the checks: out[i] = (Σ_j m_j |x_j − x_i| / s³, the same for y and z,
+/// Σ_j m_j (|r_i| + |r_j|) / s³) with s² = |r_j − r_i|² + eps2, summed in float. Every
+/// term is positive, so the float sums lie within a relative (n + 20)·2⁻²⁴ of the exact
+/// ones (theory page, "How close is correct").
+void magnitudes(const float4* pos_mass, float4* out, int n, float eps2);
+
+}  // namespace variants

@@ -1,0 +1,124 @@
+# SPDX-License-Identifier: MIT
+"""What the course grades, asked of Meson rather than parsed from meson.build: a build of the
+starters (configured once per run) says which lesson tests exist, their folders and their
+kernel files, so a lesson added to meson.build is graded without a change here."""
+import json
+import pathlib
+import subprocess
+
+
+class Lesson:
+    """One lesson test: `test` (lesson01), `dir` (01-coalescing), `kernels` (the files a
+    submission provides, relative to its lesson folder, in meson.build's order)."""
+
+    def __init__(self, test, dir, kernels):
+        self.test, self.dir, self.kernels = test, dir, list(kernels)
+
+    def as_dict(self):
+        return {"test": self.test, "dir": self.dir, "kernels": self.kernels}
+
+    def __repr__(self):
+        return f"Lesson({self.test!r}, {self.dir!r}, {self.kernels!r})"
+
+
+def revision(root):
+    """`git describe --always --dirty` of the course, as meson.build records it; `unknown`."""
+    try:
+        r = subprocess.run(["git", "-C", str(root), "describe", "--always", "--dirty"], capture_output=True,
+                           text=True, timeout=60)
+        return r.stdout.strip() if r.returncode == 0 and r.stdout.strip() else "unknown"
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
+def meson_info(build):
+    """(tests, targets) as Meson's introspection files of a configured build describe them."""
+    info = pathlib.Path(build) / "meson-info"
+    return (json.loads((info / "intro-tests.json").read_text()), json.loads((info / "intro-targets.json").read_text()))
+
+
+def _bare(name):
+    return name.split(":")[-1]  # Meson writes suites as "project:suite"
+
+
+def lesson_tests(tests):
+    """{test name: its lesson folder} for the tests of the suite `lessons`."""
+    out = {}
+    for t in tests:
+        suites = [_bare(s) for s in t.get("suite", [])]
+        if "lessons" in suites:
+            others = [s for s in suites if s != "lessons"]
+            out[t["name"]] = others[0] if others else ""
+    return out
+
+
+def target_sources(targets, name):
+    """The source files of the target called `name`, or None when there is none."""
+    for t in targets:
+        if t.get("name") == name:
+            return [s for ts in t.get("target_sources", []) for s in ts.get("sources", [])]
+    return None
+
+
+def lessons_of_starter_build(build, starter_dir):
+    """[Lesson] from a build configured with -Dkernels=starter: each lesson's kernel files are
+    the sources of its student library (lessonNN-student, top-level meson.build)."""
+    tests, targets = meson_info(build)
+    lessons = []
+    for test, folder in sorted(lesson_tests(tests).items()):
+        base = pathlib.Path(starter_dir) / folder
+        sources = target_sources(targets, test + "-student")
+        if sources is None:  # not expected for the starters; their folder then says
+            kernels = sorted(p.relative_to(base).as_posix() for p in base.rglob("*") if p.is_file())
+        else:
+            kernels = [pathlib.Path(s).relative_to(base).as_posix() for s in sources]
+        lessons.append(Lesson(test, folder, kernels))
+    return lessons
+
+
+def configure_starter(root, build, rev, log):
+    """Configures (or reconfigures) the course's own starter tree in `build`: trusted code,
+    no sandbox. Returns the lessons it grades."""
+    build = pathlib.Path(build)
+    args = ["meson", "setup", str(build), "-Dkernels=starter", "-Drevision=" + rev, "-Ddocs=disabled"]
+    if (build / "meson-private").is_dir():
+        args.insert(2, "--reconfigure")
+    r = subprocess.run(args, cwd=root, capture_output=True, text=True)
+    pathlib.Path(log).write_text(r.stdout + r.stderr)
+    if r.returncode != 0:
+        raise RuntimeError(f"configuring the starter tree failed (log: {log}):\n{(r.stdout + r.stderr)[-3000:]}")
+    return lessons_of_starter_build(build, pathlib.Path(root) / "starter")
+
+
+def _normalized(data):
+    """The text as compared with the starter: line ends and trailing blanks do not count."""
+    lines = [l.rstrip() for l in data.replace(b"\r\n", b"\n").split(b"\n")]
+    while lines and not lines[-1]:
+        lines.pop()
+    return lines
+
+
+def compare_with_starter(submission, starter, lesson):
+    """(missing, unchanged): the lesson's kernel files the submission lacks, and those that
+    are the starter's file unchanged (not attempted)."""
+    missing, unchanged = [], []
+    for k in lesson.kernels:
+        mine = pathlib.Path(submission) / lesson.dir / k
+        if not mine.is_file():
+            missing.append(k)
+            continue
+        theirs = pathlib.Path(starter) / lesson.dir / k
+        if theirs.is_file() and _normalized(mine.read_bytes()) == _normalized(theirs.read_bytes()):
+            unchanged.append(k)
+    return missing, unchanged
+
+
+def changed_since(root, t):
+    """The course's sources (meson files, grader/, lessons/) changed after time t: a build
+    made before no longer matches them, and Ninja, asked to build again in the read-only
+    test phase, would fail."""
+    root = pathlib.Path(root)
+    files = [root / "meson.build", root / "meson.options"]
+    for folder in ("grader", "lessons"):
+        files += [p for p in (root / folder).rglob("*") if p.is_file()]
+    return any(p.stat().st_mtime > t for p in files if p.exists())

@@ -1,0 +1,414 @@
+# SPDX-License-Identifier: MIT
+"""Grading submissions with the course's own machinery, one Meson build per submission.
+
+One submission, in two phases, in a build slot (see grade_submissions):
+  build (CPU)  stage a read-only copy; compare each lesson's files with the starter's;
+               `meson setup BUILD -Dkernels=COPY`; ninja builds the supervisor and every
+               lesson program it can (-k 0: a compile error stops only its lesson); each
+               lesson program that built lists its exercises (`grade --list`).
+  test (GPU)   per lesson, `meson test -C BUILD --no-rebuild lessonNN` with the class's seed:
+               `grade` runs the lesson (and reports compile errors, missing files and policy
+               findings as its status), writing BUILD/results/lessonNN.json. The build is
+               read-only meanwhile, but for that results folder and Meson's test logs: student
+               code cannot change the supervisor or another lesson's program.
+Everything runs in the sandbox (sandbox.py). The record of the submission (record.json, with
+the results files and logs beside it) goes to GRADES/students/<name>/.
+
+The class: builds run `jobs` at a time on the CPU while the test phases run one at a time
+per GPU, each worker pinned to its GPU (CUDA_VISIBLE_DEVICES)."""
+import datetime
+import fnmatch
+import json
+import pathlib
+import queue
+import shutil
+import socket
+import sys
+import threading
+import time
+import traceback
+
+from gpu_selftest import test_name  # noqa: E402  (tools/ is on sys.path: grade_class.py puts it there)
+from results_files import files_by_test, read_results_file  # noqa: E402
+
+from . import course as course_mod
+from . import verdicts
+from .submissions import StagingError, entry_hash, remove_tree, stage
+
+RECORD_FORMAT, RECORD_VERSION = "cuda-lessons-class-record", 1
+LOG_CHARS = 60000  # of each lesson's test output kept in the record (the whole log is kept beside it)
+
+
+class Settings:
+    """What a class run needs; tools/grade_class.py fills it from the command line."""
+
+    def __init__(self, **kw):
+        self.course = self.out = self.work = self.starter = None
+        self.lessons, self.revision, self.seed, self.timeout = [], "unknown", "", None
+        self.jobs, self.ninja_jobs, self.gpus, self.sandbox = 1, 1, [None], None
+        self.build_limit, self.test_limit, self.meson_options = 1800, 7200, []
+        self.keep_work, self.max_bytes = False, 50 << 20
+        self.__dict__.update(kw)
+
+
+def student_folder(out, name):
+    return pathlib.Path(out) / "students" / name
+
+
+def load_record(folder):
+    """The record in one student folder, or None (absent, unreadable, another format)."""
+    try:
+        r = json.loads((pathlib.Path(folder) / "record.json").read_text())
+    except (OSError, ValueError):
+        return None
+    return r if isinstance(r, dict) and r.get("format") == RECORD_FORMAT and r.get("version") == RECORD_VERSION else None
+
+
+def load_records(out):
+    """Every student's record under GRADES/students, by name."""
+    folder = pathlib.Path(out) / "students"
+    found = (load_record(d) for d in sorted(folder.iterdir()) if d.is_dir()) if folder.is_dir() else ()
+    return [r for r in found if r]
+
+
+def now():
+    return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+class Job:
+    """One submission between its phases, in its build slot."""
+
+    def __init__(self, entry, s, slot):
+        self.entry, self.name, self.slot = entry, entry.name, pathlib.Path(slot)
+        self.copy, self.root, self.build = self.slot / "submission", None, self.slot / "build"
+        self.logs = pathlib.Path(s.work) / "logs" / entry.name
+        self.log = self.logs / "build.log"
+        self.lessons, self.notes = [], []
+        self.problem, self.complete = "", True
+        self.started, self.t0, self.build_s, self.test_s = now(), time.monotonic(), 0.0, 0.0
+        self.wall0 = time.time()
+        self.sha256 = ""
+
+
+def _left(t0, limit):
+    return max(1.0, limit - (time.monotonic() - t0))
+
+
+def _students(name):
+    """Whether a name at the top of a build folder is the student's part of it: a lesson
+    program (lessonNN, lessonNN.p) or a student library (liblessonNN-student.a, .a.p)."""
+    return fnmatch.fnmatch(name, "lesson[0-9]*") or fnmatch.fnmatch(name, "liblesson*-student.a*")
+
+
+def clear_student_files(build):
+    """Removes what the last submission built in this slot (its objects, lesson programs,
+    results and test logs, and Ninja's memory of having built them): the next submission
+    must neither see nor reuse them. The grader's own objects stay, so the next build
+    compiles only the student's files."""
+    for p in list(build.iterdir()):
+        if _students(p.name) or p.name == "results":
+            remove_tree(p)
+    for p in (build / "meson-logs").glob("testlog*"):
+        remove_tree(p)
+    log = build / ".ninja_log"
+    if log.is_file():  # without an entry, Ninja rebuilds a file it finds rather than trust it
+        lines = log.read_text(errors="replace").splitlines(keepends=True)
+        log.write_text("".join(l for l in lines if l.startswith("#") or len(l.split("\t")) < 4
+                               or not _students(l.split("\t")[3].split("/")[0])))
+
+
+def build_phase(job, s):
+    """Stages, configures and builds one submission in its slot (see the module's docstring)."""
+    remove_tree(job.logs)
+    job.logs.mkdir(parents=True)
+    job.log.write_text(f"# {job.name}: {job.entry.path}\n")
+    job.sha256 = entry_hash(job.entry)
+    remove_tree(job.copy)
+    try:
+        job.root, job.notes = stage(job.entry, job.copy, [l.dir for l in s.lessons], s.max_bytes)
+    except StagingError as e:
+        job.problem = f"the submission could not be read: {e}"
+        return
+    for l in s.lessons:
+        missing, unchanged = course_mod.compare_with_starter(job.root, s.starter, l)
+        job.lessons.append({"test": l.test, "dir": l.dir, "kernels": l.kernels, "missing": missing,
+                            "unchanged": unchanged, "listed": [], "results": None, "problem": "", "log": ""})
+    box, binds = s.sandbox, [("rw", job.slot), ("ro", job.copy)]
+    setup = ["meson", "setup", str(job.build), "-Dkernels=" + str(job.root), "-Drevision=" + s.revision,
+             "-Ddocs=disabled"] + ["-D" + o for o in s.meson_options]
+    configured = (job.build / "meson-private" / "coredata.dat").is_file()
+    if configured:
+        clear_student_files(job.build)
+    rc, out, late = box.run(setup[:2] + ["--reconfigure"] * configured + setup[2:], cwd=s.course, log=job.log,
+                            binds=binds, devices=True, timeout=_left(job.t0, s.build_limit))
+    if rc != 0 and configured and not late:  # a slot left broken: start it afresh
+        remove_tree(job.build)
+        rc, out, late = box.run(setup, cwd=s.course, log=job.log, binds=binds, devices=True,
+                                timeout=_left(job.t0, s.build_limit))
+    if rc != 0:
+        job.problem = "meson setup failed" + (" (over the time limit)" if late else "") + ":\n" + out[-3000:]
+        job.complete = False  # most likely the machine's, not the student's: a re-run tries again
+        return
+    tests, targets = course_mod.meson_info(job.build)
+    wanted = {l.test for l in s.lessons}
+    programs = {t["name"]: pathlib.Path(t["filename"][0]) for t in targets
+                if t["name"] in wanted and t["type"] == "executable"}  # not the lessons with files missing
+    grade = next(pathlib.Path(t["filename"][0]) for t in targets if t["name"] == "grade")
+    rel = [str(p.relative_to(job.build)) for p in [grade] + list(programs.values())]
+    rc, out, late = box.run(["ninja", "-C", str(job.build), "-k", "0", "-j", str(s.ninja_jobs)] + rel, cwd=job.slot,
+                            log=job.log, binds=binds, timeout=_left(job.t0, s.build_limit))
+    if late:
+        job.problem = "the build went over its time limit (--build-time-limit): not graded"
+        return
+    for lesson in job.lessons:  # the exercises each lesson program declares; nothing writable
+        program = programs.get(lesson["test"])
+        if program and program.is_file():
+            rc, out, _ = box.run([str(grade), "--list", str(program)], cwd=job.slot, log=job.log,
+                                 binds=[("ro", job.slot)], timeout=min(120, _left(job.t0, s.build_limit)))
+            lesson["listed"] = [l.strip() for l in out.splitlines() if rc == 0 and verdicts.exercise_number(l.strip())]
+    job.build_s = time.monotonic() - job.t0
+
+
+def course_changed(job, s):
+    """Marks the job when the course changed since its build began (graded again next run)."""
+    if course_mod.changed_since(s.course, job.wall0 - 1):
+        job.problem = "the course changed while this submission was graded: run again to grade it"
+        job.complete = False
+    return bool(job.problem)
+
+
+def plain_file(path, most=64 << 20):
+    """Whether a file the sandbox could write is safe to read here: a regular file (not a link
+    to a device or to a file of the instructor's), of a sane size."""
+    path = pathlib.Path(path)
+    return not path.is_symlink() and path.is_file() and path.stat().st_size <= most
+
+
+def read_testlog(path):
+    """{test: (its output, its exit code)} from Meson's test log (one JSON object a line)."""
+    out = {}
+    if plain_file(path):
+        for line in pathlib.Path(path).read_text(errors="replace").splitlines():
+            try:  # student code could write in this folder too: a line that is not Meson's is skipped
+                t = json.loads(line)
+                out[test_name(t["name"])] = (str(t.get("stdout") or ""), t.get("returncode"))
+            except (ValueError, KeyError, TypeError, AttributeError):
+                continue
+    return out
+
+
+def trusted_results(path, returncode, output):
+    """(results document, None) or (None, why it is not taken). Student code runs during the
+    test with its results folder writable: a file is taken only when `grade` ended by itself
+    with the exit code the file records, and did not say it could not write it."""
+    if path is None:
+        return None, f"no results file (the test ended with exit code {returncode})"
+    if not plain_file(path, 16 << 20):
+        return None, "the results file is not a plain file: not taken"
+    doc, problem = read_results_file(path)
+    if doc is None:
+        return None, problem
+    if not isinstance(returncode, int) or returncode < 0 or returncode != doc.get("exit_code"):
+        return None, (f"the results file says exit code {doc.get('exit_code')!r} but the test ended with "
+                      f"{returncode!r}: not taken")
+    if "results: could not write" in output:
+        return None, "grade could not write its results file: the one found is not taken"
+    return doc, None
+
+
+def test_phase(job, s, gpu):
+    """Runs each lesson test of one built submission on `gpu`, one `meson test` each, with the
+    build read-only but for its results and test-log folders, and reads the results."""
+    t0 = time.monotonic()
+    if job.problem or course_changed(job, s):
+        return
+    args = ["--seed=" + s.seed] if s.seed else []
+    args += [f"--timeout={s.timeout}"] if s.timeout else []
+    results, logs = job.build / "results", job.build / "meson-logs"
+    results.mkdir(exist_ok=True)
+    before = {p: set(p.iterdir()) for p in (job.slot, job.build, logs)}
+    binds = test_binds(job)
+    for lesson in job.lessons:
+        for p in list(results.iterdir()) + list(logs.glob("testlog*")):
+            remove_tree(p)
+        rc, out, late = s.sandbox.run(
+            ["meson", "test", "-C", str(job.build), "--no-rebuild", "--test-args=" + " ".join(args), lesson["test"]],
+            cwd=job.slot, log=job.logs / "test.log", binds=binds, devices=True, gpu=gpu,
+            timeout=_left(t0, s.test_limit))
+        output, code = read_testlog(logs / "testlog.json").get(lesson["test"], ("", None))
+        lesson["log"] = output[-LOG_CHARS:]
+        if late:
+            lesson["problem"] = "over the time limit of the tests (--test-time-limit): not graded"
+            continue
+        path = dict(files_by_test(results)[0]).get(lesson["test"])
+        lesson["results"], problem = trusted_results(path, code, output)
+        lesson["problem"] = problem or ""
+        if lesson["results"]:
+            shutil.copyfile(path, job.logs / path.name)
+    course_changed(job, s)
+    for folder, had in before.items():  # whatever the tests left beside the build goes
+        for p in set(folder.iterdir()) - had:
+            remove_tree(p)
+    job.test_s = time.monotonic() - t0
+
+
+def test_binds(job):
+    """The sandbox's mounts for the test phase: the slot writable, but every part of the build
+    read-only (the supervisor, the grader's objects, each lesson program that was built,
+    Ninja's and Meson's state) except the results folder, Meson's test logs, and the
+    folders of the lessons that did not build, which `grade` builds again to show the
+    compiler's errors. Student code in one lesson's test can then change neither the
+    grader nor another lesson's program (nor the next student's, in this slot)."""
+    failed = {l["test"] for l in job.lessons if not (job.build / l["test"]).is_file()}
+    writable = {"results", "meson-logs", ".ninja_lock"} | {n for t in failed for n in
+                                                          (t + ".p", f"lib{t}-student.a", f"lib{t}-student.a.p")}
+    return [("rw", job.slot), ("ro", job.copy)] + [("ro", p) for p in sorted(job.build.iterdir())
+                                                   if p.name not in writable]
+
+
+def record_of(job, s, gpu):
+    return {"format": RECORD_FORMAT, "version": RECORD_VERSION, "student": job.name, "entry": job.entry.path.name,
+            "sha256": job.sha256, "grader_revision": s.revision, "seed": s.seed,
+            "sandbox": s.sandbox.mode, "gpu": "" if gpu is None else str(gpu), "host": socket.gethostname(),
+            "started": job.started, "finished": now(), "build_s": round(job.build_s, 1),
+            "test_s": round(job.test_s, 1), "wall_s": round(time.monotonic() - job.t0, 1),
+            "problem": job.problem, "complete": job.complete, "notes": job.notes, "lessons": job.lessons}
+
+
+def save(job, record, s):
+    """Writes the student's folder (record, results files, logs) in one rename. Lessons graded
+    before but not in this run (--lessons) are kept when the submission is the same."""
+    final = student_folder(s.out, job.name)
+    tmp = final.with_name("." + job.name + ".new")
+    remove_tree(tmp)
+    (tmp / "results").mkdir(parents=True)
+    old = load_record(final)
+    if old and old.get("sha256") == record["sha256"] and not record["problem"]:
+        now_graded = {l["test"] for l in record["lessons"]}
+        kept = [l for l in old.get("lessons", []) if l["test"] not in now_graded]
+        record["lessons"] = sorted(record["lessons"] + kept, key=lambda l: l["test"])
+        for l in kept:
+            if (final / "results" / f"{l['test']}.json").is_file():
+                shutil.copyfile(final / "results" / f"{l['test']}.json", tmp / "results" / f"{l['test']}.json")
+    for p in job.logs.glob("*"):
+        shutil.copyfile(p, tmp / ("results" if p.suffix == ".json" else "") / p.name)
+    (tmp / "record.json").write_text(json.dumps(record, indent=1) + "\n")
+    remove_tree(final)
+    tmp.rename(final)
+    remove_tree(job.logs)
+
+
+def summary(record):
+    """`5 passed, 1 failed, 2 not attempted` for the progress display."""
+    cols = verdicts.columns([record])
+    t = verdicts.totals([verdicts.cell(record, c) for c in cols], cols)
+    words = {"PASS": "passed", "FAIL": "failed", "SKIP": "skipped", "NOT ATTEMPTED": "not attempted"}
+    return ", ".join(f"{t[v]} {w}" for v, w in words.items() if t[v]) or "nothing graded"
+
+
+class Progress:
+    """Done/total, the students in each phase, and an ETA, on one line of a terminal (a line
+    per finished student elsewhere, as in a Slurm log)."""
+
+    def __init__(self, total, stream=None):
+        self.total, self.done, self.t0 = total, 0, time.monotonic()
+        self.stream = stream or sys.stderr
+        self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
+        self.phase, self.lock = {}, threading.Lock()
+
+    def eta(self):
+        if not self.done:
+            return "ETA after the first submission"
+        left = (time.monotonic() - self.t0) / self.done * (self.total - self.done)
+        return f"ETA {int(left // 60)} min {int(left % 60):02d} s"
+
+    def status(self):
+        now_doing = " · ".join(f"{p} {', '.join(sorted(n for n, q in self.phase.items() if q == p))}"
+                               for p in sorted(set(self.phase.values())))
+        return f"[{self.done}/{self.total}] {now_doing or 'idle'} · {self.eta()}"
+
+    def _show(self, line=None):
+        if line:
+            self.stream.write(("\r\033[K" if self.tty else "") + line + "\n")
+        if self.tty:
+            self.stream.write("\r\033[K" + self.status()[:200])
+        self.stream.flush()
+
+    def start(self, name, phase):
+        with self.lock:
+            self.phase[name] = phase
+            self._show()
+
+    def finish(self, name, text):
+        with self.lock:
+            self.phase.pop(name, None)
+            self.done += 1
+            self._show(f"[{self.done}/{self.total}] {name}: {text} · {self.eta()}")
+
+    def close(self):
+        if self.tty:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
+
+
+def grade_submissions(entries, s, progress):
+    """Grades the entries: `s.jobs` builds at a time, one test phase at a time per GPU. Each
+    submission is built in a slot (GRADES/work/slot-K): a build folder reused from one
+    submission to the next, so the grader itself is compiled once per slot, not once per
+    student. There is a slot for each build and each GPU worker. Returns the records written."""
+    gpus = s.gpus or [None]
+    q, records, free = queue.Queue(), [], queue.Queue()
+    slots = [pathlib.Path(s.work) / f"slot-{k}" for k in range(s.jobs + len(gpus))]
+    for slot in slots:
+        free.put(slot)
+    building = threading.Semaphore(s.jobs)
+
+    def build(entry, slot):
+        job = Job(entry, s, slot)
+        progress.start(job.name, "building")
+        try:
+            build_phase(job, s)
+        except Exception:  # one broken submission (or a bug of this tool) must not stop the class
+            job.problem, job.complete = "the class grader failed:\n" + traceback.format_exc(), False
+        building.release()
+        progress.start(job.name, "waiting for a GPU" if gpus != [None] else "waiting")
+        q.put(job)
+
+    def test(gpu):
+        while (job := q.get()) is not None:
+            progress.start(job.name, "testing" + ("" if gpu is None else f" on GPU {gpu}"))
+            try:
+                test_phase(job, s, gpu)
+            except Exception:
+                job.problem, job.complete = "the class grader failed:\n" + traceback.format_exc(), False
+            record = record_of(job, s, gpu)
+            try:
+                save(job, record, s)
+                records.append(record)
+                progress.finish(job.name, f"{summary(record)} ({record['wall_s']:.0f} s)")
+            except OSError as e:
+                progress.finish(job.name, f"could not be saved: {e}")
+            free.put(job.slot)
+
+    workers = [threading.Thread(target=test, args=(g,), daemon=True) for g in gpus]
+    for w in workers:
+        w.start()
+    builders = []
+    for entry in entries:
+        slot = free.get()
+        building.acquire()
+        builders.append(threading.Thread(target=build, args=(entry, slot), daemon=True))
+        builders[-1].start()
+    for t in builders:
+        t.join()
+    for _ in workers:
+        q.put(None)
+    for w in workers:
+        w.join()
+    progress.close()
+    if not s.keep_work:  # the next run reuses the slots' grader objects; no student's files stay
+        for slot in slots:
+            remove_tree(slot / "submission")
+            if (slot / "build").is_dir():
+                clear_student_files(slot / "build")
+    return records

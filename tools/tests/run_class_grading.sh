@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Grades a generated class of six submissions with tools/grade_class.py, for real (configure
+# and builds included; without a GPU every lesson that runs reports SKIP), then checks every
+# output file and every verdict (tools/tests/class_fixture.py check), that a second run skips
+# everyone and that --only grades one student again.
+#
+#   tools/tests/run_class_grading.sh [--lessons 01,02,06 | --lessons all] [--gpu] [--keep DIR] [grade_class.py options]
+#
+# --lessons: the lessons graded (default 01,02,06: those the class's defects are in; each
+# lesson more costs a build per submission). --gpu: on a GPU machine, the references must
+# PASS. --keep DIR: grade into DIR and keep it. Exit status 0 when every check holds.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+lessons=01,02,06 gpu=() keep=""
+while [ $# -gt 0 ]; do
+    case $1 in
+        --lessons) lessons=$2; shift 2 ;;
+        --gpu) gpu=(--gpu); shift ;;
+        --keep) keep=$2; shift 2 ;;
+        *) break ;;
+    esac
+done
+[ "$lessons" = all ] && lessons=""
+
+if [ -n "$keep" ]; then
+    rm -rf "$keep" && mkdir -p "$keep" && dir=$(cd "$keep" && pwd)
+else
+    dir=$(mktemp -d) && trap 'chmod -R u+w "$dir" 2>/dev/null; rm -rf "$dir"' EXIT
+fi
+grade=(python3 tools/grade_class.py "$dir/submissions" --out "$dir/grades" ${lessons:+--lessons "$lessons"} "$@")
+
+python3 tools/tests/class_fixture.py make "$dir/submissions"
+start=$(date +%s)
+"${grade[@]}"
+echo "run_class_grading: 6 submissions graded in $(( $(date +%s) - start )) s"
+python3 tools/tests/class_fixture.py check "$dir/grades" --lessons "$lessons" "${gpu[@]}"
+
+# A second run grades nobody again; --only grades one student again (and only them).
+"${grade[@]}" 2>&1 | tee "$dir/again.log" | tail -n 3
+grep -q "grading 0 of 6 submissions (6 already graded" "$dir/again.log" || { echo "FAIL: the second run graded again"; exit 1; }
+before=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["finished"])' "$dir/grades/students/solutions-copy/record.json")
+"${grade[@]}" --only starter-copy 2>&1 | tail -n 2
+python3 - "$dir/grades" "$before" <<'EOF'
+import json, pathlib, sys
+grades, before = pathlib.Path(sys.argv[1]), sys.argv[2]
+rec = lambda s: json.loads((grades / "students" / s / "record.json").read_text())
+if rec("solutions-copy")["finished"] != before:
+    sys.exit("FAIL: --only starter-copy graded solutions-copy again")
+if rec("starter-copy")["finished"] <= before:
+    sys.exit("FAIL: --only starter-copy did not grade starter-copy again")
+print("run_class_grading: the second run skipped everyone; --only graded starter-copy alone")
+EOF
+python3 tools/tests/class_fixture.py check "$dir/grades" --lessons "$lessons" "${gpu[@]}"
+echo "run_class_grading: ok"
