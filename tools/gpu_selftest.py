@@ -598,14 +598,18 @@ def gpu_slug(name):
 def save_measured(ref_rep, sta_rep, gpu, docs_measured):
     """Copies one repetition's lesson results (references and starters) to
     docs/measured/<gpu>/{reference,starter}/, where the docs build charts them
-    (tools/measured_pages.py); returns the folder."""
+    (tools/measured_pages.py); returns the folder. Only the lessons of this run are replaced
+    (with --lessons, the others keep their earlier results); a lesson the run has no results
+    for in one tree loses its old file there, so the two trees never mix runs."""
     dest = pathlib.Path(docs_measured) / gpu_slug(gpu)
+    ran = {f.name for src in (ref_rep, sta_rep) for f in (src / "results").glob("lesson[0-9][0-9].json")}
     for tree, src in (("reference", ref_rep), ("starter", sta_rep)):
         out = dest / tree
-        shutil.rmtree(out, ignore_errors=True)
-        out.mkdir(parents=True)
-        for f in sorted((src / "results").glob("lesson[0-9][0-9].json")):
-            shutil.copy2(f, out / f.name)
+        out.mkdir(parents=True, exist_ok=True)
+        for name in ran:
+            (out / name).unlink(missing_ok=True)
+            if (src / "results" / name).is_file():
+                shutil.copy2(src / "results" / name, out / name)
     return dest
 
 

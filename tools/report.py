@@ -63,7 +63,33 @@ TEACHING_ORDER = {
            ("student_03_1_gflops", "your sgemm_coalesced (03.1)"), ("student_03_2_gflops", "your sgemm_shared (03.2)"),
            ("student_03_3_gflops", "your sgemm_coarsened (03.3)"), ("cublas_abt_gflops", "cuBLAS SGEMM, A Bt"),
            ("naive_abt_gflops", "naive A Bt"), ("student_03_4_gflops", "your sgemm_abt (03.4)")],
+    "04": [(f"{v}_kN_gflops", f"{label}, k = {{N}}") for v, label in
+           (("global", "filter in global memory"), ("constant", "filter in constant memory"),
+            ("halo_tile", "halo tile"), ("cache_halo", "halo through the caches"),
+            ("strips_one_load", "register strips, one tile load in flight"), ("npp", "NPP"))]
+          + [(f"student_04_{e}_kN_gflops", f"your 04.{e}, k = {{N}}") for e in (1, 2, 3, 4)],
+    "05": [(f"{i}_{r}_gbs", f"{i}: {r}") for i in ("uniform", "text", "c50", "c90", "c99", "one_value")
+           for r in ("cub", "global", "privatized", "interleaved_bytes", "contiguous_bytes", "interleaved_uint4",
+                     "contiguous_uint4", "aggregated", "per_lane", "student_05_1", "student_05_2", "student_05_3")],
     "06": [("stepN_best_gbs", "your step {N}"), ("block_sum_best_gbs", "block-sum ceiling"), ("cub_gbs", "CUB")],
+    "07": [(f"pinned_{d}_gbs", f"pinned, {d}") for d in ("h2d", "d2h", "both")]
+          + [(f"pageable_{d}_gbs", f"pageable, {d}") for d in ("h2d", "d2h", "both")]
+          + [("streamsN_gbs", "{N} streams"), ("depth_streams4_gbs", "depth-first, 4 streams"),
+             ("breadth_streams4_gbs", "breadth-first, 4 streams"),
+             ("depth_stream_per_chunk_gbs", "depth-first, a stream per chunk"),
+             ("breadth_stream_per_chunk_gbs", "breadth-first, a stream per chunk"),
+             ("pipeline_gbs", "pipeline"), ("default_stream_gbs", "work on the default stream"),
+             ("sync_each_gbs", "a synchronize per chunk"), ("pageable_gbs", "pageable arrays"),
+             ("serial_gbs", "serial"), ("yours_gbs", "your pipeline")],
+    "08": [("naive_recip_sqrt_gflops", "naive, 1/sqrtf"), ("naive_rsqrt_gflops", "naive, rsqrtf"),
+           ("tiled_runtime_recip_sqrt_gflops", "tiled, 1/sqrtf"), ("tiled_runtime_rsqrt_gflops", "tiled, rsqrtf"),
+           ("unroll_N_gflops", "unrolled by {N}"), ("fixed_recip_sqrt_gflops", "fixed tile, 1/sqrtf"),
+           ("fixed_pow_gflops", "fixed tile, powf"), ("fixed_double_gflops", "fixed tile, double"),
+           ("fixed_rsqrt_ftz_gflops", "fixed tile, rsqrtf, flush to zero"),
+           ("naive_soa_gflops", "naive, SoA"), ("naive_aos7_gflops", "naive, 7-float struct"),
+           ("tiled_soa_gflops", "tiled, SoA"), ("tiled_aos7_gflops", "tiled, 7-float struct"),
+           ("split_N_gflops", "{N} threads per body, n = 16384"),
+           ("student_08_N_gflops", "your 08.{N}")],
 }
 SETTING_SUFFIX = "_best_setting"  # label naming the best setting of a swept row
 

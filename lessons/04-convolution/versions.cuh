@@ -12,6 +12,7 @@
 /// | constant()   | the 04.1 reference, and the 04.2 and 04.3 starters | 32 × 8, one output per thread |
 /// | halo_tile()  | the 04.2 reference, and the 04.4 starter | 32 × 32, (32 + k − 1)² shared tile |
 /// | cache_halo() | the 04.3 reference | 32 × 32, 32 × 32 shared tile, halo through L1 |
+/// | strips_one_load() | the former 04.4 reference: register strips, one tile load in flight | 64 × 4, S outputs per thread |
 ///
 /// All follow the contract of convolution.cuh (cross-correlation, zero padding) with the
 /// filter set by set_filter(); all launch on the default stream without synchronizing.
@@ -30,5 +31,9 @@ void constant(const float* in, float* out, int rows, int cols);
 void halo_tile(const float* in, float* out, int rows, int cols);
 /// Inner tile in shared memory, halo read from global memory (04.3 reference).
 void cache_halo(const float* in, float* out, int rows, int cols);
+/// Register blocking as the 04.4 reference does it, less its two load changes: a vertical
+/// strip of S outputs per thread (S = 16 up to k = 7, else 8), the tile loaded 4 bytes at a
+/// time, each load stored before the next is issued. Shows what loads in flight buy.
+void strips_one_load(const float* in, float* out, int rows, int cols);
 
 }  // namespace versions

@@ -25,21 +25,22 @@ GRADER_LESSON("08", "N-body", "lessons/08-nbody/theory.md");
 namespace {
 
 // ---------------------------------------------------------------- thresholds
-// PROVISIONAL: set from the GPU self-test (tools/gpu_selftest.py), each near the geometric
-// mean of the starter's and the reference's figures (docs/thresholds.md, "Margins"). The
-// 08.0 table's "% of FMA peak" column gives every figure they need: the rows
-// naive_recip_sqrt (08.1 starter), tiled_runtime_recip_sqrt (08.1 reference, 08.2 starter),
-// unroll_16 (08.2 reference) at n = 65536; split_1 (08.3 starter and baseline) and the
-// best split_P at n = 16384. The estimates below come from instruction counts only
-// (theory page, "Why 100 % is out of reach"): about 34 issue slots per interaction with
+// Set from the GPU self-test (tools/gpu_selftest.py) on an H200: 08.1 and 08.3 near the
+// geometric mean of the starter's and the reference's figures, 08.2 at the goal of 40 % of
+// the peak, each within the margins of docs/thresholds.md ("Margins"). The 08.0 table's "% of FMA peak" column holds
+// every figure they need: naive_recip_sqrt (08.1 starter), tiled_runtime_recip_sqrt (08.1
+// reference, 08.2 starter), unroll_16 (08.2 reference) at n = 65536; split_1 (08.3 starter
+// and baseline) and the best split_P at n = 16384. The theory page ("Why 100 % is out of
+// reach") bounds them by instruction counts: about 34 issue slots per interaction with
 // 1 / sqrtf, 17 with rsqrtf, against 10 for 20 flops at the FMA rate.
 constexpr double kTiledFraction = 0.15;     // of the FMA peak, 20-flop units (H200: 18.9 %, starter 12.3 %)
 constexpr double kUnrolledFraction = 0.40;  // H200: 50.5 %, starter 18.9 %; rsqrtf caps near 59 %
 constexpr double kSplitSpeedup = 1.5;       // × one thread per body at n = 16384 (H200: 2.30 ×, starter 0.99 ×)
-// Tiling changes one load per interaction from global to shared memory and nothing else:
-// where the L1 cache serves the naive kernel's broadcast loads (every GPU since Volta), the
-// two may run within the margins of each other. PROVISIONAL: set false if the 08.0 table
-// shows tiled_runtime_recip_sqrt ≥ 1.21 × naive_recip_sqrt on the project's GPUs.
+// Tiling changes where one load per interaction comes from and not the instruction count; on
+// the H200 it still ran 1.53 × the naive kernel (the cost of the global-load path, theory page
+// "Tiles in shared memory"), so 08.1 is graded on speed. Set true only for a GPU where the
+// 08.0 table shows tiled_runtime_recip_sqrt below 1.21 × naive_recip_sqrt: no threshold then
+// fits both margins, and the verdict says that the naive kernel may pass too.
 constexpr bool kTilingOverlapsNaive = false;  // H200: tiled 1.53 × naive
 
 // The timed sizes: 2^16 bodies as in the published figures (GPU Gems 3, the CUDA samples);
@@ -564,9 +565,9 @@ GRADER_EXERCISE("08.1 shared-memory tiles") {
                        "take every interaction of the tile from there, and __syncthreads() again before the next tile";
     ex.hint(hint);
     if (kTilingOverlapsNaive)
-        ex.threshold_overlaps_previous("tiles change where one load per interaction comes from, and the L1 cache already "
-                                       "serves the naive kernel's broadcast loads: compare the first two rows of the 08.0 "
-                                       "table (theory.md, \"Tiles in shared memory\")");
+        ex.threshold_overlaps_previous("tiles change where one load per interaction comes from, and on this GPU that "
+                                       "gains too little for a threshold between the naive and the tiled kernel: compare "
+                                       "the first two rows of the 08.0 table (theory.md, \"Tiles in shared memory\")");
     check_contract(ex, "nbody_tiled", nbody_tiled);
     TimedCall t(ex, "nbody_tiled", nbody_tiled, kTimedN);
     ex.diagnose_slow({"the speed of the starter's naive kernel",

@@ -1,91 +1,141 @@
 // SPDX-License-Identifier: MIT
-// Exercise 04.4 — reference. Three changes to the halo tile of 04.2:
+// Exercise 04.4 — reference. Four changes to the halo tile of 04.2:
 // - the filter width is a template parameter: every loop over the filter is unrolled, and
 //   each weight becomes an operand the multiply-add reads straight from the constant bank;
-// - each thread computes a vertical strip of S outputs (S = 16 up to k = 7, 8 above), so a
-//   value it reads from shared memory serves up to k multiply-adds, one per output of the
-//   strip whose window covers it, instead of one;
-// - a block of 64 × 4 threads covers 64 columns × 4S rows, so the halo costs less per pixel.
-// Shared memory delivers one 32-lane load per clock per SM, a quarter of the FMA rate: a
-// kernel with one shared load per multiply-add cannot pass about a quarter of the FMA peak
-// (theory.md, "Register blocking").
+// - each thread computes 4 adjacent columns × S rows of outputs (S = 16 up to k = 7, 8
+//   above), held in registers, so a value it reads from shared memory serves up to 4k
+//   multiply-adds instead of one;
+// - the tile is loaded in float4 chunks, and all of a thread's loads are issued before the
+//   first store to shared memory, so they wait for memory together, not one after another;
+// - a block of 16 × 8 threads covers 64 columns × 8S rows, so the halo costs less per pixel.
+// Shared memory delivers one 32-lane load per clock per SM, a quarter of the FMA rate, and
+// every non-FFMA instruction takes an issue slot from the FFMAs (theory.md, "Register
+// blocking").
+#include <cstddef>
+
 #include "convolution.cuh"
 
 namespace {
 
-constexpr int kThreadsX = 64, kThreadsY = 4, kThreads = kThreadsX * kThreadsY;
+constexpr int kThreadsX = 16, kThreadsY = 8, kThreads = kThreadsX * kThreadsY;
+constexpr int kCols = 4;  // outputs per thread along a row: one float4
 
-// Outputs per thread, in a column: long strips amortize the k − 1 extra rows each strip
-// reads; for wide filters a shorter strip keeps the unrolled code and the tile small.
 template <int K>
-constexpr int kStrip = K <= 7 ? 16 : 8;
-// Blocks per SM the register budget must allow (the compiler then caps registers per
-// thread to fit them). The unrolled code keeps many loaded values live at once: with nvcc
-// 13.0 for sm_90, k = 7 fits in 80 registers (three blocks of 256 threads per SM), while
-// k = 13 and 15 take over 200, which a cap of 128 would turn into spills to local memory:
-// those run one block per SM instead (`-Xptxas -v` prints the counts).
-template <int K>
-constexpr int kMinBlocks = K <= 7 ? 3 : (K <= 11 ? 2 : 1);
+struct Geometry {
+    static constexpr int R = (K - 1) / 2;
+    // Outputs per thread down a column: long strips amortize the k − 1 extra rows each
+    // strip reads; for wide filters a shorter strip keeps the unrolled code within the
+    // registers four blocks per SM allow.
+    static constexpr int S = K <= 7 ? 16 : 8;
+    static constexpr int kOutRows = kThreadsY * S, kOutCols = kThreadsX * kCols;
+    // The tile starts P ≥ R columns left of the block's first output, P a multiple of 4, so
+    // that each float4 chunk lies on a 16-byte boundary of shared memory and, when cols is
+    // a multiple of 4, of the image row (cudaMalloc'd rows then start 16-byte aligned).
+    static constexpr int P = (R + 3) / 4 * 4;
+    static constexpr int kInRows = kOutRows + K - 1, kChunks = (kOutCols + 2 * P) / 4, kAll = kInRows * kChunks;
+    static constexpr int kPerThread = (kAll + kThreads - 1) / kThreads;  // chunks each thread loads
+};
 
 __constant__ float c_filter[kMaxFilterWidth * kMaxFilterWidth];
 int g_k = 1;
 
-template <int K>
-__global__ void __launch_bounds__(kThreads, kMinBlocks<K>)
-    conv_fast_kernel(const float* __restrict__ in, float* __restrict__ out, int rows, int cols) {
-    constexpr int R = (K - 1) / 2, S = kStrip<K>;
-    constexpr int kOutRows = kThreadsY * S, kOutCols = kThreadsX;
-    constexpr int kInRows = kOutRows + K - 1, kInCols = kOutCols + K - 1, kCells = kInRows * kInCols;
-    __shared__ float tile[kCells];
-
-    // The input tile, halo and ghost cells included, as one flat array: consecutive threads
-    // load consecutive pixels of a row, and every load of the unrolled loop is independent,
-    // so about twenty are in flight per thread.
+// The block's input tile, halo included, 0 outside the image. kAligned (cols % 4 == 0): a
+// chunk lies all inside a row or all outside it, and one float4 load fetches it; otherwise
+// four scalar loads, each tested on its own. Every load goes into a register first and the
+// stores follow in a second loop, so a thread's kPerThread loads are in flight together:
+// the tile costs about one memory latency, not one per load.
+template <int K, bool kAligned>
+__device__ __forceinline__ void load_tile(float4* tile, const float* __restrict__ in, int rows, int cols, int y0,
+                                          int x0) {
+    using G = Geometry<K>;
     const int tid = threadIdx.y * kThreadsX + threadIdx.x;
-    const int y0 = blockIdx.y * kOutRows - R, x0 = blockIdx.x * kOutCols - R;
+    float4 v[G::kPerThread];
 #pragma unroll
-    for (int n = 0; n < (kCells + kThreads - 1) / kThreads; ++n) {
-        const int e = n * kThreads + tid;
-        if (e < kCells) {
-            const int yy = y0 + e / kInCols, xx = x0 + e % kInCols;  // divisions by constants
-            // unsigned: a negative coordinate compares as huge, one test per side
-            const bool inside = unsigned(yy) < unsigned(rows) && unsigned(xx) < unsigned(cols);
-            tile[e] = inside ? in[size_t(yy) * cols + xx] : 0.f;
+    for (int n = 0; n < G::kPerThread; ++n) {
+        // consecutive threads take consecutive chunks of a row; divisions by a constant
+        const int e = n * kThreads + tid, yy = y0 + e / G::kChunks, xx = x0 + 4 * (e % G::kChunks);
+        v[n] = make_float4(0.f, 0.f, 0.f, 0.f);
+        // unsigned: a negative coordinate compares as huge, one test per side
+        if (e < G::kAll && unsigned(yy) < unsigned(rows)) {
+            const float* row = in + ptrdiff_t(yy) * cols;
+            if (kAligned) {
+                if (unsigned(xx) < unsigned(cols)) v[n] = *reinterpret_cast<const float4*>(row + xx);
+            } else {
+                if (unsigned(xx) < unsigned(cols)) v[n].x = row[xx];
+                if (unsigned(xx + 1) < unsigned(cols)) v[n].y = row[xx + 1];
+                if (unsigned(xx + 2) < unsigned(cols)) v[n].z = row[xx + 2];
+                if (unsigned(xx + 3) < unsigned(cols)) v[n].w = row[xx + 3];
+            }
         }
     }
+#pragma unroll
+    for (int n = 0; n < G::kPerThread; ++n)
+        if (n * kThreads + tid < G::kAll) tile[n * kThreads + tid] = v[n];
+}
+
+// 4 blocks of 128 threads per SM: the compiler keeps each thread within 128 registers.
+template <int K>
+__global__ void __launch_bounds__(kThreads, 4)
+    conv_fast_kernel(const float* __restrict__ in, float* __restrict__ out, int rows, int cols) {
+    using G = Geometry<K>;
+    constexpr int S = G::S, kOff = G::P - G::R;            // a window's first column within its chunk
+    constexpr int kLoads = (kOff + kCols + K - 1 + 3) / 4;  // float4 reads per tile row of a window
+    __shared__ float4 tile[G::kAll];
+    const int y0 = blockIdx.y * G::kOutRows - G::R, x0 = blockIdx.x * G::kOutCols - G::P;
+    if (cols % 4 == 0) load_tile<K, true>(tile, in, rows, cols, y0, x0);
+    else load_tile<K, false>(tile, in, rows, cols, y0, x0);
     __syncthreads();
 
     //! [strip]
-    // Input row t of the strip meets output i of the strip with filter row t − i, when
-    // 0 ≤ t − i < K. All indices are compile-time constants: acc stays in registers and
-    // each weight is a constant-bank operand of its FFMA.
-    float acc[S];
+    // Thread (tx, ty) sums output rows ty·S + i and columns 4tx + c (i < S, c < 4). Tile row
+    // t of its window meets output row i with filter row t − i, when 0 ≤ t − i < K; value
+    // v[kOff + c + j] of that row meets output column c with filter column j. All indices
+    // are compile-time constants: acc and v stay in registers, and each weight is a
+    // constant-bank operand of its FFMA.
+    float acc[S][kCols];
 #pragma unroll
-    for (int i = 0; i < S; ++i) acc[i] = 0.f;
-    const float* s = tile + threadIdx.y * S * kInCols + threadIdx.x;
+    for (int i = 0; i < S; ++i)
+#pragma unroll
+        for (int c = 0; c < kCols; ++c) acc[i][c] = 0.f;
+    const float4* s = tile + threadIdx.y * S * G::kChunks + threadIdx.x;
 #pragma unroll
     for (int t = 0; t < S + K - 1; ++t) {
+        float v[4 * kLoads];  // the K + 3 values of this row the thread needs, and a few more
 #pragma unroll
-        for (int j = 0; j < K; ++j) {
-            const float v = s[t * kInCols + j];  // one shared load ...
-#pragma unroll
-            for (int i = 0; i < S; ++i)          // ... for up to K multiply-adds
-                if (t - i >= 0 && t - i < K) acc[i] = fmaf(c_filter[(t - i) * K + j], v, acc[i]);
+        for (int q = 0; q < kLoads; ++q) {  // kLoads 16-byte shared loads ...
+            const float4 w = s[t * G::kChunks + q];
+            v[4 * q] = w.x, v[4 * q + 1] = w.y, v[4 * q + 2] = w.z, v[4 * q + 3] = w.w;
         }
+#pragma unroll
+        for (int i = 0; i < S; ++i)  // ... feed 4K multiply-adds for each of up to K output rows
+            if (t - i >= 0 && t - i < K)
+#pragma unroll
+                for (int j = 0; j < K; ++j)
+#pragma unroll
+                    for (int c = 0; c < kCols; ++c)
+                        acc[i][c] = fmaf(c_filter[(t - i) * K + j], v[kOff + c + j], acc[i][c]);
     }
     //! [strip]
 
-    const int x = blockIdx.x * kOutCols + threadIdx.x, y = blockIdx.y * kOutRows + threadIdx.y * S;
+    const int x = blockIdx.x * G::kOutCols + threadIdx.x * kCols, y = blockIdx.y * G::kOutRows + threadIdx.y * S;
     if (x >= cols) return;
+    const bool whole = cols % 4 == 0;  // then x % 4 == 0: the 4 outputs are one aligned float4, all inside
 #pragma unroll
-    for (int i = 0; i < S; ++i)
-        if (y + i < rows) out[size_t(y + i) * cols + x] = acc[i];  // a warp writes 32 consecutive floats
+    for (int i = 0; i < S; ++i) {
+        if (y + i >= rows) break;
+        float* o = out + size_t(y + i) * cols + x;
+        if (whole) *reinterpret_cast<float4*>(o) = make_float4(acc[i][0], acc[i][1], acc[i][2], acc[i][3]);
+        else
+#pragma unroll
+            for (int c = 0; c < kCols; ++c)
+                if (x + c < cols) o[c] = acc[i][c];
+    }
 }
 
 template <int K>
 void launch(const float* in, float* out, int rows, int cols) {
-    constexpr int kOutRows = kThreadsY * kStrip<K>;
-    const dim3 grid((cols + kThreadsX - 1) / kThreadsX, (rows + kOutRows - 1) / kOutRows);
+    using G = Geometry<K>;
+    const dim3 grid((cols + G::kOutCols - 1) / G::kOutCols, (rows + G::kOutRows - 1) / G::kOutRows);
     conv_fast_kernel<K><<<grid, dim3(kThreadsX, kThreadsY)>>>(in, out, rows, cols);
 }
 

@@ -3,7 +3,7 @@
 // Exercise 05.2 — coarsening (read lessons/05-histogram/theory.md, "Coarsening and
 // coalesced loads"). This is 05.1's privatized kernel: one byte per thread, so a block of
 // 1024 threads zeroes 256 bins, counts 1024 bytes and then issues up to 256 global
-// atomics to merge them — almost as many global atomics as one per byte, on uniform bytes.
+// atomics to merge them: on uniform bytes still about one global atomic per four bytes.
 #include <cuda_runtime.h>
 
 #include "histogram.cuh"

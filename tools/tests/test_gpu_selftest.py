@@ -324,6 +324,19 @@ class Reading(Scenario):
         self.assertEqual(sorted(p.name for p in (dest / "reference").iterdir()), ["lesson01.json"])
         self.assertTrue((dest / "starter" / "lesson01.json").is_file())
 
+    def test_saved_measured_results_keep_lessons_not_run(self):
+        """A run of some lessons replaces theirs and keeps the other lessons' earlier results."""
+        first_ref, first_sta, later = self.dir / "r1", self.dir / "s1", self.dir / "r2"
+        write_folder(first_ref, [results_doc("lesson01", [TEACHING]), results_doc("lesson02", [TEACHING])], {})
+        write_folder(first_sta, [results_doc("lesson01", [TEACHING]), results_doc("lesson02", [TEACHING])], {})
+        gps.save_measured(first_ref, first_sta, "NVIDIA H200", self.dir / "measured")
+        write_folder(later, [results_doc("lesson02", [TEACHING])], {})
+        before = (self.dir / "measured" / "nvidia-h200" / "reference" / "lesson01.json").read_text()
+        dest = gps.save_measured(later, later, "NVIDIA H200", self.dir / "measured")
+        for tree in ("reference", "starter"):
+            self.assertEqual(sorted(p.name for p in (dest / tree).iterdir()), ["lesson01.json", "lesson02.json"])
+        self.assertEqual((dest / "reference" / "lesson01.json").read_text(), before)
+
     def test_meson_test_names(self):
         self.assertEqual(gps.test_name("cuda-lessons:lessons+01-coalescing / lesson01"), "lesson01")
         self.assertEqual(gps.test_name("lessons - cuda-lessons:lesson01-bad-faults"), "lesson01-bad-faults")
