@@ -245,7 +245,10 @@ def main(argv=None):
     work = pathlib.Path(a.work).resolve() if a.work else out / "work"
     work.mkdir(parents=True, exist_ok=True)
     box = choose_sandbox(a, [subs, out, work] + a.sandbox_hide)
-    revision = course.revision(ROOT)
+    # -Drevision given through --meson-option names the course's revision, as in meson.build;
+    # otherwise git describe, as meson.build does without it.
+    given = [m.split("=", 1)[1] for m in a.meson_option if m.startswith("revision=")]
+    revision = given[-1] if given else course.revision(ROOT)
     lessons = choose_lessons(course.configure_starter(ROOT, work / ".starter-build", revision,
                                                       work / ".starter-build.log"), a.lessons)
     todo, skipped = select(entries, a, out, lessons, revision)
