@@ -25,6 +25,10 @@ public:
         std::vector<std::string> sweep;          ///< one figure column per setting; empty: one figure column
         std::vector<std::string> percent_of;     ///< names of the "% of …" columns (see compare_with)
         bool show_ms = false;                    ///< a column with the median time
+        bool show_gbs = false;                   ///< with flops in the work, also a GB/s column (its bytes)
+        /// Called before the run that a row's `correct` judges (poison an output there, so
+        /// that a version which writes nothing cannot show the previous row's result).
+        std::function<void()> before_check;
         /// When > 0, the figure is the time divided by this one (a relative-time table).
         double relative_to_ms = 0;
         TimingOptions timing;
@@ -39,9 +43,10 @@ public:
     void heading(const std::string& label);
     /// Times one version and adds its row; returns its figure (the best one for a sweep).
     /// `launch(k)` launches with the k-th sweep setting (k = 0 without a sweep). A student's
-    /// version is first run once and faults are rejected; `correct`, when given, is asked
-    /// after that run and a false answer shows "wrong" instead of a figure. Figures are
-    /// recorded as "<key>" (and "<key>_best_setting" for a sweep).
+    /// version is first run once and faults are rejected; with `correct`, every version
+    /// (the grader's too) is run once, after Options::before_check, and a false answer
+    /// shows "wrong" instead of a figure. Figures are recorded as "<key>" (and
+    /// "<key>_best_setting" for a sweep).
     double row(const std::string& label, const std::string& key, Work work, const std::function<void(int)>& launch,
                bool student = false, const std::vector<std::string>& extra = {}, const std::function<bool()>& correct = {});
     /// Prints the table under `caption`.

@@ -397,73 +397,19 @@ void grade_step(grader::Exercise& ex, const Step& s) {
 }
 
 // ---------------------------------------------------------------- the teaching table
-// Every version at one filter width, timed on the same image: GB/s and GFLOP/s of the
-// minimal work, and the percentage of the roofline at that width.
-class ConvTable {
-public:
-    ConvTable(grader::Exercise& ex, const Image& im, const std::vector<float>& host, grader::DeviceBuffer<float>& out)
-        : ex_(ex), im_(im), host_(host), out_(out),
-          table_({"version", "ms", "GB/s", "GFLOP/s", "% of roofline"}) {}
-
-    // Starts the rows of filter width k (f): a heading with its intensity and roofline.
-    void width(const Filter& f) {
-        f_ = f;
-        const double copy = grader::ceilings().get(grader::ceiling::copy_gbs);
-        const double fma = grader::ceilings().get(grader::ceiling::fma_gflops);
-        const double intensity = f.k * f.k / 4.0;  // 2k² flops per 8 bytes
-        roof_ = std::min(copy * intensity, fma);
-        char text[200];
-        std::snprintf(text, sizeof text, "k = %d: %.2f flop/byte, %s side of the ridge, roofline %.0f GFLOP/s", f.k, intensity,
-                      copy * intensity < fma ? "memory" : "compute", roof_);
-        table_.row({text});
-    }
-
-    // Times one version; returns its % of the roofline (0 when wrong). `interior_only`
-    // compares only pixels whose window lies inside the image (NPP pads differently).
-    double row(const std::string& label, const std::string& key, const std::function<void()>& launch, bool student,
-               bool interior_only = false) {
-        out_.poison();
-        if (student) ex_.run(label, launch);
-        else launch();
-        CUDA_CHECK(cudaDeviceSynchronize());
-        const std::string fig = key + "_k" + std::to_string(f_.k) + "_gflops";
-        if (!right(interior_only)) {
-            table_.row({"  " + label, "—", interior_only ? "differs" : "wrong", "—", "—"});
-            ex_.figure(fig, 0);
-            return 0;
-        }
-        const double ms = ex_.time(launch, kFew).median_ms;
-        const double pixels = double(im_.pixels());
-        const double gbs = 8 * pixels / (ms * 1e6), gflops = 2.0 * f_.k * f_.k * pixels / (ms * 1e6);
-        table_.row({"  " + label, grader::fixed(ms, 2), grader::fixed(gbs), grader::fixed(gflops),
-                    grader::fixed(100 * gflops / roof_, 1)});
-        ex_.figure(fig, gflops);
-        return 100 * gflops / roof_;
-    }
-
-    void print(const std::string& caption) const { std::printf("      %s\n%s", caption.c_str(), table_.str().c_str()); }
-
-private:
-    bool right(bool interior_only) {
-        auto rng = ex_.rng("table check k" + std::to_string(f_.k));
-        std::vector<Pixel> px = light_sample(im_, f_.k, rng);
-        const int r = (f_.k - 1) / 2;
-        if (interior_only)
-            px.erase(std::remove_if(px.begin(), px.end(),
-                                    [&](Pixel p) { return p.y < r || p.x < r || p.y >= im_.rows - r || p.x >= im_.cols - r; }),
-                     px.end());
-        return grader::compare_entries(fetch(out_, im_, px), reference_at(host_, im_, f_, px, true)).ok();
-    }
-
-    static constexpr grader::TimingOptions kFew{1, 5, true};  // 10 versions × 4 widths: few runs each
-    grader::Exercise& ex_;
-    const Image& im_;
-    const std::vector<float>& host_;
-    grader::DeviceBuffer<float>& out_;
-    grader::Table table_;
-    Filter f_;
-    double roof_ = 0;
-};
+// Whether a table row's output matches the float64 reference on a light sample of pixels;
+// `interior_only` keeps only pixels whose window lies inside the image (NPP pads differently).
+bool table_row_right(grader::Exercise& ex, const Image& im, const std::vector<float>& host, grader::DeviceBuffer<float>& out,
+                     const Filter& f, bool interior_only) {
+    auto rng = ex.rng("table check k" + std::to_string(f.k));
+    std::vector<Pixel> px = light_sample(im, f.k, rng);
+    const int r = (f.k - 1) / 2;
+    if (interior_only)
+        px.erase(std::remove_if(px.begin(), px.end(),
+                                [&](Pixel p) { return p.y < r || p.x < r || p.y >= im.rows - r || p.x >= im.cols - r; }),
+                 px.end());
+    return grader::compare_entries(fetch(out, im, px), reference_at(host, im, f, px, true)).ok();
+}
 
 }  // namespace
 
@@ -481,35 +427,55 @@ GRADER_EXERCISE("04.0 convolution on this GPU") {
     for (const Step& s : kSteps) widths.insert(s.grading.k);
     // % of the roofline per row key and width, for the contrast pairs below.
     std::map<std::pair<std::string, int>, double> pct;
-    ConvTable table(ex, im, host, out);
+    const double copy = grader::ceilings().get(grader::ceiling::copy_gbs);
+    const double fma = grader::ceilings().get(grader::ceiling::fma_gflops);
+    grader::TeachingTable::Options o;
+    o.unit = "GFLOP/s";
+    o.show_ms = o.show_gbs = true;
+    o.percent_of = {"roofline"};
+    o.timing = {1, 5, true};  // 10 versions × 4 widths: few runs each
+    o.before_check = [&] { out.poison(); };
+    grader::TeachingTable table(ex, o);
     for (int k : widths) {
         const Filter f = draw_filter(k, grader::Dist::uniform, rng);
         versions::set_filter(f.w.data(), k);
         for (const Step& s : kSteps) set_student_filter(ex, s, f);
-        table.width(f);
-        pct[{"global", k}] = table.row("filter in global memory (04.1 starter)", "global",
-                                       [&] { versions::global(I, O, rows, cols); }, false);
-        pct[{"constant", k}] = table.row("filter in __constant__ (04.1 reference; 04.2, 04.3 starter)", "constant",
-                                         [&] { versions::constant(I, O, rows, cols); }, false);
-        pct[{"halo_tile", k}] = table.row("halo tile in shared memory (04.2 reference; 04.4 starter)", "halo_tile",
-                                          [&] { versions::halo_tile(I, O, rows, cols); }, false);
-        pct[{"cache_halo", k}] = table.row("inner tile, halo through L1 (04.3 reference)", "cache_halo",
-                                           [&] { versions::cache_halo(I, O, rows, cols); }, false);
-        table.row("register strips, one tile load in flight (grader's)", "strips_one_load",
-                  [&] { versions::strips_one_load(I, O, rows, cols); }, false);
+        const double intensity = k * k / 4.0;  // 2k² flops per 8 bytes
+        const double roof = std::min(copy * intensity, fma);
+        char text[200];
+        std::snprintf(text, sizeof text, "k = %d: %.2f flop/byte, %s side of the ridge, roofline %.0f GFLOP/s", k, intensity,
+                      copy * intensity < fma ? "memory" : "compute", roof);
+        table.heading(text);
+        table.compare_with({roof});
+        const grader::Work work{8.0 * double(im.pixels()), 2.0 * k * k * double(im.pixels())};
+        // Times one version; returns its % of the roofline (0 when wrong).
+        auto row = [&](const std::string& label, const std::string& key, const std::function<void()>& launch, bool student,
+                       bool interior_only = false) {
+            return 100 / roof * table.row("  " + label, key + "_k" + std::to_string(k) + "_gflops", work,
+                                          [&](int) { launch(); }, student, {},
+                                          [&] { return table_row_right(ex, im, host, out, f, interior_only); });
+        };
+        pct[{"global", k}] = row("filter in global memory (04.1 starter)", "global",
+                                 [&] { versions::global(I, O, rows, cols); }, false);
+        pct[{"constant", k}] = row("filter in __constant__ (04.1 reference; 04.2, 04.3 starter)", "constant",
+                                   [&] { versions::constant(I, O, rows, cols); }, false);
+        pct[{"halo_tile", k}] = row("halo tile in shared memory (04.2 reference; 04.4 starter)", "halo_tile",
+                                    [&] { versions::halo_tile(I, O, rows, cols); }, false);
+        pct[{"cache_halo", k}] = row("inner tile, halo through L1 (04.3 reference)", "cache_halo",
+                                     [&] { versions::cache_halo(I, O, rows, cols); }, false);
+        row("register strips, one tile load in flight (grader's)", "strips_one_load",
+            [&] { versions::strips_one_load(I, O, rows, cols); }, false);
         for (const Step& s : kSteps)
-            pct[{s.key, k}] = table.row("your " + std::string(s.name) + " (" + s.number + ")", s.key,
-                                        [&] { s.conv(I, O, rows, cols); }, true);
+            pct[{s.key, k}] = row("your " + std::string(s.name) + " (" + s.number + ")", s.key,
+                                  [&] { s.conv(I, O, rows, cols); }, true);
 #ifdef LESSON04_HAVE_NPP
         const NppFilter npp(f);
         const NppStatus status = npp(I, O, im);
         CUDA_CHECK(cudaDeviceSynchronize());
         if (status < 0) std::printf("      k = %d: %s failed with NppStatus %d: no NPP row\n", k, kNppName, int(status));
-        else table.row(kNppName, "npp", [&] { npp(I, O, im); }, false, true);
+        else row(kNppName, "npp", [&] { npp(I, O, im); }, false, true);
 #endif
     }
-    const double copy = grader::ceilings().get(grader::ceiling::copy_gbs);
-    const double fma = grader::ceilings().get(grader::ceiling::fma_gflops);
     const double ridge = fma / copy;
     table.print("2D convolution of a " + image_text(im) + " image on this GPU (median of 5 runs, L2 flushed; GB/s and "
                 "GFLOP/s of the minimal work: 8 bytes and 2k² flops per pixel):");
@@ -517,7 +483,7 @@ GRADER_EXERCISE("04.0 convolution on this GPU") {
     std::printf("      %s\n", kNoNpp);
 #else
     std::printf("      NPP computes a convolution with replicate borders: its row is timing only (the grader passes the\n"
-                "      filter reversed; \"differs\" means its interior pixels did not match the contract's).\n");
+                "      filter reversed; \"wrong\" there means its interior pixels did not match the contract's).\n");
 #endif
     std::printf("      Ridge point: FMA peak %.0f GFLOP/s / copy %.0f GB/s = %.1f flop/byte. A k × k filter does k²/4 flop\n"
                 "      per byte of its minimal traffic, so on this GPU widths below k = %.1f are memory-bound and wider\n"
