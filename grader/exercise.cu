@@ -165,12 +165,6 @@ std::string Exercise::slow_hint(const Timing& student, const Target& t, const Pe
         return speed <= kAsSlowFactor ? measured + ": " + d.if_like
                                       : measured + ", so that is not what holds it back: " + d.otherwise;
     }
-    if (d.previous_fraction > 0) {
-        const double line_ms = t.floor_ms / (d.previous_fraction * threshold_scale());
-        const std::string line = " " + d.label + format(" (%.0f ", t.figure(p, line_ms)) + t.unit() + ")";
-        return student.median_ms <= line_ms ? yours + ", as fast as" + line + " but no faster: " + d.if_like
-                                            : yours + ", slower than" + line + ": " + d.otherwise;
-    }
     return hint_;
 }
 

@@ -50,19 +50,16 @@ struct ExerciseRegistration {
     explicit ExerciseRegistration(const char* name);
 };
 
-/// What a too-slow kernel is compared with, so that the hint fits what was measured. A kernel
-/// that performs like the version the exercise starts from gets `if_like` (make this step's
-/// change); any other gets `otherwise`. The comparison is one of two:
-/// - `launch`: a grader-owned kernel shaped like the starting version, timed on the same
-///   data; "like" means at most 1.15 × its speed, `label` names it ("the speed of …");
-/// - `previous_fraction`: the previous step's required fraction of the same ceiling; "like"
-///   means at or above that line, `label` names it ("what step 2 must reach"); a kernel below
-///   it is slower than the step it started from.
+/// What a too-slow kernel is compared with, so that the hint fits what was measured:
+/// `launch`, a grader-owned kernel shaped like the version the exercise starts from, timed
+/// on the same data when the kernel is found slow. A kernel at most 1.15 × its speed
+/// performs like that version and gets `if_like` (make this step's change); a faster one
+/// gets `otherwise` (the change is there; something else holds it back). `label` names the
+/// grader's kernel ("the speed of …").
 struct SlowDiagnosis {
     std::string label;
     std::function<void()> launch;
     std::string if_like, otherwise;
-    double previous_fraction = 0;
 };
 
 class Exercise {

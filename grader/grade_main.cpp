@@ -16,7 +16,9 @@
 #include <random>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "grader/ceilings.hpp"
 #include "grader/gpu.cuh"
@@ -34,6 +36,7 @@ constexpr int kSkip = 77;  // what Meson (and Automake) read as SKIP
 void print_help() {
     std::printf(
         "usage: grade [options] LESSON_PROGRAM        (Meson's tests call it; add options with --test-args)\n"
+        "  @FILE               more arguments, one a line, from FILE (each Meson test names build/TEST.args)\n"
         "  -tc=PATTERNS        run only the exercises whose names match (e.g. -tc='01.2*'; * and ?, commas)\n"
         "  -tce=PATTERNS       leave out the exercises whose names match\n"
         "  --list              list the exercises and stop\n"
@@ -51,7 +54,11 @@ void print_help() {
         "  --kernels=FILES --policy=FILES         before the build, check the student's files (relative to\n"
         "                      --submission, or absolute) against the policy files' rules (grader/policy.hpp)\n"
         "  --theory=PAGE       the lesson's theory page, named under a policy failure\n"
-        "environment: GRADER_THRESHOLD_SCALE (instructor knob, 1 = as shipped), GRADER_RESULTS_DIR, GRADER_TIMEOUT\n"
+        "  --threshold-scale=X --results-dir=DIR --sanitizer=TOOL --sanitizer-path=PATH\n"
+        "                      as the variables GRADER_THRESHOLD_SCALE (instructor knob, 1 = as shipped),\n"
+        "                      GRADER_RESULTS_DIR, GRADER_SANITIZER (memcheck, racecheck), GRADER_SANITIZER_PATH;\n"
+        "                      an option typed here beats the variable, which beats the option in an @FILE\n"
+        "environment: those four variables, and GRADER_TIMEOUT (--timeout beats it)\n"
         "Run the lesson program itself (build/lesson01 -tc='01.1*') for cuda-gdb, ncu or compute-sanitizer:\n"
         "it then runs the exercises in one process and its verdicts count for nothing.\n");
 }
@@ -69,6 +76,8 @@ struct Options {
     std::vector<std::string> expect_words;
     int timeout_s = 0;
     bool list = false;
+    /// Options that are also GRADER_* variables (grader::Layered says which value wins).
+    grader::Layered threshold_scale, results_dir, sanitizer, sanitizer_path;
 };
 
 // The items of a comma-separated list.
@@ -87,12 +96,23 @@ bool option(const std::string& arg, const char* prefix, std::string& value) {
     return true;
 }
 
-Options parse(int argc, char** argv) {
+// Which of the options that are also GRADER_* variables `a` gives (its value to `value`), or nullptr.
+grader::Layered* layered_option(Options& o, const std::string& a, std::string& value) {
+    if (option(a, "--threshold-scale=", value)) return &o.threshold_scale;
+    if (option(a, "--results-dir=", value)) return &o.results_dir;
+    if (option(a, "--sanitizer=", value)) return &o.sanitizer;
+    if (option(a, "--sanitizer-path=", value)) return &o.sanitizer_path;
+    return nullptr;
+}
+
+Options parse(const std::vector<grader::Argument>& args) {
     Options o;
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
+    for (const grader::Argument& arg : args) {
+        const std::string& a = arg.text;
         std::string v;
-        if (option(a, "-tc=", v) || option(a, "--test-case=", v)) {
+        if (grader::Layered* l = layered_option(o, a, v)) {
+            (arg.from_file ? l->from_file : l->typed) = v;
+        } else if (option(a, "-tc=", v) || option(a, "--test-case=", v)) {
             o.include.push_back(v);
         } else if (option(a, "-tce=", v) || option(a, "--test-case-exclude=", v)) {
             o.exclude.push_back(v);
@@ -150,10 +170,24 @@ Options parse(int argc, char** argv) {
     return o;
 }
 
-int finish(grader::RunResult& r, int rc, const std::chrono::steady_clock::time_point& t0, const std::string& report_tool) {
+// The instructor's scale: an option or GRADER_THRESHOLD_SCALE; the error names the one given.
+double threshold_scale(const Options& o) {
+    bool from_variable = false;
+    const std::string text = o.threshold_scale.value(grader::settings().threshold_scale, &from_variable);
+    try {
+        return grader::parse_scale(text.empty() ? "1" : text);
+    } catch (const std::invalid_argument& e) {
+        if (from_variable) throw;
+        const std::string why = e.what();  // "GRADER_THRESHOLD_SCALE='…' is not …"
+        throw std::invalid_argument("--threshold-scale=" + why.substr(why.find('=') + 1));
+    }
+}
+
+int finish(grader::RunResult& r, int rc, const std::chrono::steady_clock::time_point& t0, const Options& o) {
     r.exit_code = rc;
     r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    const std::string dir = grader::settings().results_dir.empty() ? "results" : grader::settings().results_dir;
+    const std::string results_dir = o.results_dir.value(grader::settings().results_dir);
+    const std::string dir = results_dir.empty() ? "results" : results_dir;
     mkdir(dir.c_str(), 0755);
     // A sanitizer run is another outcome of the same test: its own file, not the timed run's.
     const std::string path = dir + "/" + r.test + (r.sanitizer.empty() ? "" : "." + r.sanitizer) + ".json";
@@ -161,9 +195,9 @@ int finish(grader::RunResult& r, int rc, const std::chrono::steady_clock::time_p
     f << grader::results_json(r);
     std::printf("results: %s\n", f ? path.c_str() : ("could not write " + path).c_str());
     // The build folder holds the results folder: the report charts every lesson run in it.
-    if (f && r.status == "graded" && r.expect_reject.empty() && !report_tool.empty()) {
+    if (f && r.status == "graded" && r.expect_reject.empty() && !o.report_tool.empty()) {
         const std::string build = dir.find('/') == std::string::npos ? "." : dir.substr(0, dir.find_last_of('/'));
-        std::printf("charts of your results on this GPU: python3 %s %s\n", report_tool.c_str(), build.c_str());
+        std::printf("charts of your results on this GPU: python3 %s %s\n", o.report_tool.c_str(), build.c_str());
     }
     return rc;
 }
@@ -272,35 +306,44 @@ int decide(const Options& o, const std::vector<grader::ExerciseResult>& results)
 
 int main(int argc, char** argv) {
     const auto t0 = std::chrono::steady_clock::now();
+    std::vector<grader::Argument> args;
+    try {
+        args = grader::expand_argument_files({argv + 1, argv + argc});
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "grade: %s\n", e.what());
+        return 2;
+    }
     Options o;
     try {
-        o = parse(argc, argv);
+        o = parse(args);
     } catch (const std::exception& e) {
         if (*e.what()) std::fprintf(stderr, "grade: %s\n", e.what());
         print_help();
         return *e.what() ? 2 : 0;
     }
     const grader::Settings& s = grader::settings();
+    const std::string sanitizer = o.sanitizer.value(s.sanitizer);
     grader::RunResult r;
     r.test = o.name, r.submission = o.submission, r.grader_revision = o.revision, r.timestamp = grader::utc_timestamp();
-    r.sanitizer = s.sanitizer, r.expect_reject = o.expect_words;
+    r.sanitizer = sanitizer, r.expect_reject = o.expect_words;
     for (const auto& p : o.include) r.filters.push_back("-tc=" + p);
     for (const auto& p : o.exclude) r.filters.push_back("-tce=" + p);
     try {
-        r.threshold_scale = grader::threshold_scale();
+        r.threshold_scale = threshold_scale(o);
         if (!o.fail.empty() || !o.skip.empty()) {
             const bool skip = o.fail.empty();
             std::printf("%s  %s: %s\n", skip ? "SKIP" : "FAIL", o.name.c_str(), (skip ? o.skip : o.fail).c_str());
             r.status = skip ? "skipped" : "missing_files", r.status_message = skip ? o.skip : o.fail;
-            return finish(r, skip ? kSkip : 1, t0, o.report_tool);
+            return finish(r, skip ? kSkip : 1, t0, o);
         }
         grader::ChildSettings child;
         child.program = o.program;
         child.seed = o.seed.empty() ? (s.seed.empty() ? std::to_string(std::random_device{}() % 1000000000u) : s.seed) : o.seed;
-        child.threshold_scale = s.threshold_scale.empty() ? "1" : s.threshold_scale;
-        child.sanitizer = s.sanitizer, child.sanitizer_path = s.sanitizer_path;
+        const std::string scale = o.threshold_scale.value(s.threshold_scale);
+        child.threshold_scale = scale.empty() ? "1" : scale;
+        child.sanitizer = sanitizer, child.sanitizer_path = o.sanitizer_path.value(s.sanitizer_path);
         const int timeout = o.timeout_s > 0 ? o.timeout_s : std::atoi(s.timeout.empty() ? "180" : s.timeout.c_str());
-        child.timeout_s = s.sanitizer.empty() ? timeout : 20 * timeout;
+        child.timeout_s = sanitizer.empty() ? timeout : 20 * timeout;
         r.seed = child.seed;
 
         if (!o.missing.empty()) {
@@ -314,7 +357,7 @@ int main(int argc, char** argv) {
                                         " (copy the missing files from starter/ and complete them)";
                 std::printf("FAIL  %s: %s\n", o.name.c_str(), msg.c_str());
                 r.status = "missing_files", r.status_message = msg;
-                return finish(r, 1, t0, o.report_tool);
+                return finish(r, 1, t0, o);
             }
             std::string output;
             std::printf("   the files that were missing are there now: reconfiguring the build\n");
@@ -343,14 +386,14 @@ int main(int argc, char** argv) {
                                 o.name.c_str(), lines.c_str());
                 }
                 r.status = "policy", r.status_message = "uses what the lesson does not allow:" + lines;
-                return finish(r, rc, t0, o.report_tool);
+                return finish(r, rc, t0, o);
             }
             if (o.expect_policy && o.expect_reject.empty()) {
                 // A variant only the policy check can reject (it would pass when run): the
                 // check must find it, GPU or not.
                 std::printf("BAD   %s: the known-bad variant passed the policy check, which must reject it\n", o.name.c_str());
                 r.status = "error", r.status_message = "the known-bad variant passed the policy check, which must reject it";
-                return finish(r, 1, t0, o.report_tool);
+                return finish(r, 1, t0, o);
             }
         }
         if (!o.build.empty()) {
@@ -359,7 +402,7 @@ int main(int argc, char** argv) {
                 std::printf("FAIL  %s: [compile] your code did not compile; the other lessons still run:%s\n", o.name.c_str(),
                             errors.c_str());
                 r.status = "compile_error", r.status_message = "did not compile:" + errors;
-                return finish(r, 1, t0, o.report_tool);
+                return finish(r, 1, t0, o);
             }
         }
         const grader::Listing l = grader::list_exercises(child);
@@ -367,7 +410,7 @@ int main(int argc, char** argv) {
             std::printf("FAIL %s: the lesson program %s did not list its exercises: %s\n", o.name.c_str(), o.program.c_str(),
                         l.error.c_str());
             r.status = "error", r.status_message = "the lesson program did not list its exercises: " + l.error;
-            return finish(r, 1, t0, o.report_tool);
+            return finish(r, 1, t0, o);
         }
         r.lesson = l.lesson, r.title = l.title, r.theory = l.theory;
         if (o.list) {
@@ -378,7 +421,7 @@ int main(int argc, char** argv) {
         if (!why.empty()) {
             std::printf("SKIP %s: %s\n", o.name.c_str(), why.c_str());
             r.status = "skipped", r.status_message = why;
-            return finish(r, kSkip, t0, o.report_tool);
+            return finish(r, kSkip, t0, o);
         }
         const std::vector<std::string> chosen = grader::filter_names(l.exercises, o.include, o.exclude);
         if (chosen.empty()) {
@@ -386,7 +429,7 @@ int main(int argc, char** argv) {
             for (const auto& e : l.exercises) all += "\n      " + e;
             std::printf("FAIL %s: no exercise matches the filter given; the exercises are:%s\n", o.name.c_str(), all.c_str());
             r.status = "no_match", r.status_message = "no exercise matches the filter given";
-            return finish(r, 1, t0, o.report_tool);
+            return finish(r, 1, t0, o);
         }
 
         r.has_gpu = true, r.gpu = grader::gpu();
@@ -394,8 +437,8 @@ int main(int argc, char** argv) {
                     child.seed.c_str(), child.seed.c_str(), r.threshold_scale);
         std::printf("   GPU  %s · %s · %d SMs · L2 %.0f MiB · %.1f GiB\n", r.gpu.name.c_str(), r.gpu.arch().c_str(), r.gpu.sms,
                     r.gpu.l2_bytes / 1048576.0, r.gpu.global_bytes / 1073741824.0);
-        if (!s.sanitizer.empty()) {
-            std::printf("   under compute-sanitizer (%s): correctness only, no timing\n", s.sanitizer.c_str());
+        if (!sanitizer.empty()) {
+            std::printf("   under compute-sanitizer (%s): correctness only, no timing\n", sanitizer.c_str());
         } else {
             r.ceilings = grader::measure_ceilings(r.gpu, l.ceilings);
             child.ceilings = r.ceilings.to_text();
@@ -422,10 +465,10 @@ int main(int argc, char** argv) {
         const grader::Tally t = grader::tally(r.exercises);
         std::printf("== %s: %d passed, %d failed, %d skipped (%.0f s)\n", o.name.c_str(), t.passed, t.failed, t.skipped,
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-        return finish(r, rc, t0, o.report_tool);
+        return finish(r, rc, t0, o);
     } catch (const std::exception& e) {
         std::printf("FAIL %s: the grader could not run: %s\n", o.name.c_str(), e.what());
         r.status = "error", r.status_message = e.what();
-        return finish(r, 1, t0, o.report_tool);
+        return finish(r, 1, t0, o);
     }
 }

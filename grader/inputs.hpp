@@ -15,6 +15,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "grader/host_chunks.hpp"
 #include "grader/random.hpp"
 
 namespace grader {
@@ -37,13 +38,13 @@ inline std::string describe(Dist d) {
     return "inputs";
 }
 
-/// n values of T from `d`; `lo`, `hi` bound the uniform part (ignored by mixed and large_sums).
+/// Fills v[begin, end) with values of T from `d`, drawn from `rng`.
 template <class T>
-std::vector<T> draw(Dist d, size_t n, Rng& rng, double lo = -1, double hi = 1) {
-    std::vector<T> v(n);
+void draw_into(std::vector<T>& v, size_t begin, size_t end, Dist d, Rng& rng, double lo, double hi) {
     if constexpr (std::is_floating_point_v<T>) {
         const double span = sizeof(T) == 4 ? 20 : 60;
-        for (T& x : v) {
+        for (size_t k = begin; k < end; ++k) {
+            T& x = v[k];
             if (d == Dist::mixed) {
                 const double magnitude = std::exp2(rng.uniform(-span, span));
                 x = static_cast<T>(rng.next() & 1 ? magnitude : -magnitude);
@@ -59,11 +60,29 @@ std::vector<T> draw(Dist d, size_t n, Rng& rng, double lo = -1, double hi = 1) {
             // Each value in [max/2, max] with n·max below 2^31: the sum stays a valid int and
             // is at least 2^30 − n/2 > 2^24 for any n up to 2^30.
             const int64_t max = std::max<int64_t>(1, std::min<int64_t>(std::numeric_limits<T>::max(),
-                                                                       (int64_t(1) << 31) / int64_t(std::max<size_t>(n, 1)) - 1));
-            for (T& x : v) x = static_cast<T>(rng.integer(max / 2, max));
+                                                                       (int64_t(1) << 31) / int64_t(std::max<size_t>(v.size(), 1)) - 1));
+            for (size_t k = begin; k < end; ++k) v[k] = static_cast<T>(rng.integer(max / 2, max));
         } else {
-            for (T& x : v) x = (d == Dist::zeros && rng.next() % 4 == 0) ? T(0) : static_cast<T>(rng.integer(int64_t(lo), int64_t(hi)));
+            for (size_t k = begin; k < end; ++k)
+                v[k] = (d == Dist::zeros && rng.next() % 4 == 0) ? T(0) : static_cast<T>(rng.integer(int64_t(lo), int64_t(hi)));
         }
+    }
+}
+
+/// n values of T from `d`; `lo`, `hi` bound the uniform part (ignored by mixed and large_sums).
+/// Inputs larger than one chunk are drawn on several threads (host_chunks.hpp), each chunk
+/// from its own generator seeded from `rng`: the same seed gives the same values.
+template <class T>
+std::vector<T> draw(Dist d, size_t n, Rng& rng, double lo = -1, double hi = 1) {
+    std::vector<T> v(n);
+    if (n <= kHostChunk) {
+        draw_into(v, 0, n, d, rng, lo, hi);
+    } else {
+        const uint64_t seed = rng.next();
+        for_each_chunk(n, [&](size_t begin, size_t end, size_t c) {
+            Rng r = chunk_rng(seed, c);
+            draw_into(v, begin, end, d, r, lo, hi);
+        });
     }
     return v;
 }

@@ -3,9 +3,11 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -62,5 +64,45 @@ Settings read_and_scrub_environment() {
 }
 
 const Settings& settings() { return storage(); }
+
+std::vector<Argument> expand_argument_files(const std::vector<std::string>& args) {
+    std::vector<Argument> out;
+    for (const std::string& a : args) {
+        if (a.empty() || a[0] != '@') {
+            out.push_back({a, false});
+            continue;
+        }
+        const std::string path = a.substr(1);
+        // fread, not an ifstream: a folder opens, and only a read says it is one.
+        std::FILE* f = std::fopen(path.c_str(), "rb");
+        std::string text;
+        int error = f ? 0 : errno;
+        if (f) {
+            char buf[4096];
+            size_t n;
+            errno = 0;
+            while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
+            if (std::ferror(f)) error = errno ? errno : EIO;
+            std::fclose(f);
+        }
+        if (error) throw std::runtime_error("cannot read the argument file '" + path + "': " + std::strerror(error));
+        size_t start = 0;
+        while (start <= text.size()) {
+            size_t end = text.find('\n', start);
+            if (end == std::string::npos) end = text.size();
+            if (end > start) out.push_back({text.substr(start, end - start), true});
+            start = end + 1;
+        }
+    }
+    return out;
+}
+
+std::string Layered::value(const std::string& variable, bool* from_variable) const {
+    const bool use_variable = !typed && !variable.empty();
+    if (from_variable) *from_variable = use_variable;
+    if (typed) return *typed;
+    if (use_variable) return variable;
+    return from_file.value_or("");
+}
 
 }  // namespace grader

@@ -11,12 +11,15 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace grader {
 
-/// Environment variables, in one place. Meson's test setups set the first ones; the
-/// supervisor sets the rest for each exercise's process.
+/// Environment variables, in one place. The first four are also options of the supervisor
+/// (--threshold-scale= and so on; see Layered); Meson's memcheck and racecheck setups set
+/// GRADER_SANITIZER. The supervisor sets the rest for each exercise's process.
 namespace env {
 inline constexpr const char* threshold_scale = "GRADER_THRESHOLD_SCALE";  ///< instructor knob, 1 = as shipped
 inline constexpr const char* results_dir = "GRADER_RESULTS_DIR";          ///< where the supervisor writes results
@@ -48,5 +51,28 @@ const Settings& settings();
 /// and consumes the key file (read, then unlinked). Runs once, from a start-up constructor;
 /// exposed for the unit tests.
 Settings read_and_scrub_environment();
+
+/// One argument of the supervisor, and whether it came from an argument file.
+struct Argument {
+    std::string text;
+    bool from_file = false;
+};
+
+/// The supervisor's arguments (argv without the program's name) with every `@FILE` replaced
+/// by that file's lines: each non-empty line is one argument, taken verbatim (no quoting, no
+/// comments, no nested files). Each Meson test passes one such file, written at configure
+/// time, so that the command line Meson prints above the test's output stays short. Throws
+/// std::runtime_error, one line naming the file, when a file cannot be read.
+std::vector<Argument> expand_argument_files(const std::vector<std::string>& args);
+
+/// A setting the supervisor takes both as an option and as a GRADER_* variable.
+struct Layered {
+    std::optional<std::string> typed;      ///< the option on the command line (Meson's --test-args too)
+    std::optional<std::string> from_file;  ///< the option in an argument file: the build's value
+    /// The option typed on the command line, else the caller's variable when it is set and not
+    /// empty (`GRADER_THRESHOLD_SCALE=0.8 meson test ...` overrides the build's value), else the
+    /// option from an argument file, else "". `from_variable`, when given, says whether the variable won.
+    std::string value(const std::string& variable, bool* from_variable = nullptr) const;
+};
 
 }  // namespace grader

@@ -667,6 +667,7 @@ def main(argv=None):
     data = json.dumps(report, indent=1) + "\n"
     (root / "selftest.json").write_text(data)
     if os.environ.get("OUT"):
+        pathlib.Path(os.environ["OUT"]).mkdir(parents=True, exist_ok=True)
         pathlib.Path(os.environ["OUT"], "selftest.md").write_text(text + "\n")
         pathlib.Path(os.environ["OUT"], "selftest.json").write_text(data)
     if args.save_measured and not report["problems"] and report.get("gpu"):

@@ -52,3 +52,18 @@ TEST_CASE("every distribution has a name for messages") {
     CHECK(grader::describe(grader::Dist::zeros) == "inputs with exact zeros");
     CHECK(grader::describe(grader::Dist::large_sums).find("2^24") != std::string::npos);
 }
+
+TEST_CASE("inputs larger than one chunk are drawn on threads, the same for the same seed") {
+    const size_t n = 2 * grader::kHostChunk + 5;  // two whole chunks and a short one
+    grader::Rng a(11), b(11), c(12);
+    const auto x = grader::draw<float>(grader::Dist::uniform, n, a);
+    const auto y = grader::draw<float>(grader::Dist::uniform, n, b);
+    const auto z = grader::draw<float>(grader::Dist::uniform, n, c);
+    CHECK(x == y);
+    CHECK(x != z);
+    // Each chunk has its own generator: no chunk repeats the first one's values.
+    bool chunks_differ = true;
+    for (size_t k = 1; k * grader::kHostChunk < n; ++k) chunks_differ &= x[k * grader::kHostChunk] != x[0];
+    CHECK(chunks_differ);
+    CHECK(a.next() == b.next());  // the caller's generator moved on by the same amount
+}

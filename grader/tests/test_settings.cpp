@@ -3,7 +3,10 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <stdexcept>
+#include <string>
 #include <unistd.h>
+#include <vector>
 
 #include "grader/settings.hpp"
 
@@ -39,4 +42,75 @@ TEST_CASE("without a key file there is no key") {
     const grader::Settings s = grader::read_and_scrub_environment();
     CHECK_FALSE(s.has_key);
     CHECK_FALSE(s.supervised());
+}
+
+namespace {
+
+// A temporary file with `text`; removed by the caller.
+std::string temp_file(const std::string& text) {
+    char path[] = "/tmp/grader-args-test-XXXXXX";
+    int fd = mkstemp(path);
+    REQUIRE(fd >= 0);
+    REQUIRE(write(fd, text.data(), text.size()) == ssize_t(text.size()));
+    close(fd);
+    return path;
+}
+
+}  // namespace
+
+TEST_CASE("an @FILE gives one argument a line, verbatim, in its place") {
+    // No quoting: spaces, quotes and a leading @ stay as written; empty lines are skipped;
+    // the last line needs no newline.
+    const std::string path = temp_file("--name=lesson01\n\n-tc=01.1*,01.2*\n--kernels=a b.cu,'c'.cu\n@not-a-file\n--seed=7");
+    const std::vector<grader::Argument> a = grader::expand_argument_files({"--list", "@" + path, "--seed=9"});
+    unlink(path.c_str());
+    REQUIRE(a.size() == 7);
+    CHECK(a[0].text == "--list");
+    CHECK_FALSE(a[0].from_file);
+    CHECK(a[1].text == "--name=lesson01");
+    CHECK(a[1].from_file);
+    CHECK(a[2].text == "-tc=01.1*,01.2*");
+    CHECK(a[3].text == "--kernels=a b.cu,'c'.cu");
+    CHECK(a[4].text == "@not-a-file");
+    CHECK(a[4].from_file);
+    CHECK(a[5].text == "--seed=7");
+    CHECK(a[6].text == "--seed=9");
+    CHECK_FALSE(a[6].from_file);
+}
+
+TEST_CASE("an empty @FILE gives no arguments") {
+    const std::string path = temp_file("");
+    CHECK(grader::expand_argument_files({"@" + path}).empty());
+    unlink(path.c_str());
+}
+
+TEST_CASE("an @FILE that cannot be read is an error that names it") {
+    const std::string missing = "/tmp/grader-args-test-missing/lesson01.args";
+    try {
+        grader::expand_argument_files({"@" + missing});
+        FAIL("a missing file must throw");
+    } catch (const std::runtime_error& e) {
+        const std::string what = e.what();
+        CHECK(what.find(missing) != std::string::npos);
+        CHECK(what.find("No such file") != std::string::npos);
+        CHECK(what.find('\n') == std::string::npos);  // one line
+    }
+    CHECK_THROWS_AS(grader::expand_argument_files({"@/tmp"}), std::runtime_error);  // a folder
+    CHECK_THROWS_AS(grader::expand_argument_files({"@"}), std::runtime_error);      // no name
+}
+
+TEST_CASE("a typed option beats the caller's variable, which beats the @FILE's option") {
+    grader::Layered l;
+    bool from_variable = true;
+    CHECK(l.value("", &from_variable) == "");
+    CHECK_FALSE(from_variable);
+    l.from_file = std::string("1");
+    CHECK(l.value("") == "1");
+    CHECK(l.value("0.8", &from_variable) == "0.8");
+    CHECK(from_variable);
+    l.typed = std::string("0.5");
+    CHECK(l.value("0.8", &from_variable) == "0.5");
+    CHECK_FALSE(from_variable);
+    l.typed = std::string();  // typed empty: a choice too (--sanitizer= turns the setup's sanitizer off)
+    CHECK(l.value("memcheck") == "");
 }

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+/// @file
+/// @brief Host work on large inputs, cut into chunks spread over a few threads.
+///
+/// Making and checking the timing inputs (256 MiB to 1 GiB each) took seconds of every
+/// exercise process on one core. Chunks have a fixed size and each has a generator of its
+/// own, seeded from the input's seed and the chunk's number: the data depend on the run's
+/// seed, never on how many threads made them.
+#pragma once
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <system_error>
+#include <thread>
+#include <vector>
+
+#include "grader/random.hpp"
+
+namespace grader {
+
+/// Elements per chunk: a multiple of 8, so generators that fill whole words stay aligned.
+constexpr size_t kHostChunk = size_t(4) << 20;
+
+/// body(begin, end, c) for each chunk c = [begin, end) of [0, n), once, on up to 8 threads.
+/// The caller's thread works too; where no thread can be started it does all of it.
+inline void for_each_chunk(size_t n, const std::function<void(size_t, size_t, size_t)>& body) {
+    const size_t chunks = (n + kHostChunk - 1) / kHostChunk;
+    const size_t threads = std::min<size_t>({chunks, 8, std::max(1u, std::thread::hardware_concurrency())});
+    std::atomic<size_t> next{0};
+    const auto work = [&] {
+        for (size_t c; (c = next++) < chunks;) body(c * kHostChunk, std::min(n, (c + 1) * kHostChunk), c);
+    };
+    std::vector<std::thread> helpers;
+    for (size_t t = 1; t < threads; ++t) {
+        try {
+            helpers.emplace_back(work);
+        } catch (const std::system_error&) {
+            break;
+        }
+    }
+    work();
+    for (std::thread& t : helpers) t.join();
+}
+
+/// The generator of chunk c of an input whose seed is `seed`.
+inline Rng chunk_rng(uint64_t seed, size_t c) { return Rng(Rng(seed ^ (c * 0x9E3779B97F4A7C15ull)).next()); }
+
+}  // namespace grader
