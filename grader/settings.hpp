@@ -18,7 +18,7 @@
 namespace grader {
 
 /// Environment variables, in one place. The first four are also options of the supervisor
-/// (--threshold-scale= and so on; see Layered); Meson's memcheck and racecheck setups set
+/// (`--threshold-scale=` and so on; see Layered); Meson's memcheck and racecheck setups set
 /// GRADER_SANITIZER. The supervisor sets the rest for each exercise's process.
 namespace env {
 inline constexpr const char* threshold_scale = "GRADER_THRESHOLD_SCALE";  ///< instructor knob, 1 = as shipped
@@ -67,7 +67,7 @@ std::vector<Argument> expand_argument_files(const std::vector<std::string>& args
 
 /// A setting the supervisor takes both as an option and as a GRADER_* variable.
 struct Layered {
-    std::optional<std::string> typed;      ///< the option on the command line (Meson's --test-args too)
+    std::optional<std::string> typed;      ///< the option on the command line (Meson's `--test-args` too)
     std::optional<std::string> from_file;  ///< the option in an argument file: the build's value
     /// The option typed on the command line, else the caller's variable when it is set and not
     /// empty (`GRADER_THRESHOLD_SCALE=0.8 meson test ...` overrides the build's value), else the
