@@ -10,6 +10,15 @@
 
 namespace grader {
 
+/// γ_n = n·u / (1 − n·u), u = 2^-24: a float result of n roundings in a row (a sum of n
+/// terms in any order, with or without fused multiply-adds) is within γ_n Σ|terms| of the
+/// exact one (Higham, Accuracy and Stability of Numerical Algorithms, §3.1). The lessons'
+/// tolerances derive from it; each theory page says how ("How close is correct").
+inline double fp32_gamma(double n) {
+    const double nu = n * 0x1p-24;
+    return nu / (1 - nu);
+}
+
 /// |got − expected| ≤ abs + rel·|expected|. Integers use {0, 0}: exact.
 struct Tolerance {
     double abs = 0, rel = 0;

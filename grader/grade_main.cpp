@@ -27,6 +27,7 @@
 #include "grader/session.hpp"
 #include "grader/settings.hpp"
 #include "grader/supervisor.hpp"
+#include "grader/text_file.hpp"
 #include "grader/wildcard.hpp"
 
 namespace {
@@ -80,15 +81,6 @@ struct Options {
     grader::Layered threshold_scale, results_dir, sanitizer, sanitizer_path;
 };
 
-// The items of a comma-separated list.
-std::vector<std::string> split(const std::string& list) {
-    std::vector<std::string> items;
-    std::stringstream ss(list);
-    std::string item;
-    while (std::getline(ss, item, ',')) items.push_back(item);
-    return items;
-}
-
 // True when `arg` starts with `prefix`; the rest goes to `value`.
 bool option(const std::string& arg, const char* prefix, std::string& value) {
     if (arg.rfind(prefix, 0) != 0) return false;
@@ -122,7 +114,7 @@ Options parse(const std::vector<grader::Argument>& args) {
             o.timeout_s = std::atoi(v.c_str());
             if (o.timeout_s <= 0) throw std::invalid_argument("--timeout takes seconds, e.g. --timeout=300");
         } else if (option(a, "--expect-reject=", v)) {
-            for (const std::string& word : split(v)) {
+            for (const std::string& word : grader::split_commas(v)) {
                 grader::Reason r = grader::reason_from_string(word);
                 if (word == "policy") o.expect_policy = true;  // the run's status, not an exercise's reason
                 else if (r == grader::Reason::none || r == grader::Reason::skipped)
@@ -143,11 +135,11 @@ Options parse(const std::vector<grader::Argument>& args) {
         } else if (option(a, "--target=", v)) {
             o.target = v;
         } else if (option(a, "--missing=", v)) {
-            o.missing = split(v);
+            o.missing = grader::split_commas(v);
         } else if (option(a, "--kernels=", v)) {
-            o.kernels = split(v);
+            o.kernels = grader::split_commas(v);
         } else if (option(a, "--policy=", v)) {
-            o.policy = split(v);
+            o.policy = grader::split_commas(v);
         } else if (option(a, "--theory=", v)) {
             o.theory = v;
         } else if (option(a, "--fail=", v)) {
@@ -170,17 +162,20 @@ Options parse(const std::vector<grader::Argument>& args) {
     return o;
 }
 
-// The instructor's scale: an option or GRADER_THRESHOLD_SCALE; the error names the one given.
-double threshold_scale(const Options& o) {
+// The instructor's scale ("1" when none is given): an option or GRADER_THRESHOLD_SCALE,
+// checked here once; the error names the one given.
+std::string threshold_scale(const Options& o) {
     bool from_variable = false;
-    const std::string text = o.threshold_scale.value(grader::settings().threshold_scale, &from_variable);
+    std::string text = o.threshold_scale.value(grader::settings().threshold_scale, &from_variable);
+    if (text.empty()) text = "1";
     try {
-        return grader::parse_scale(text.empty() ? "1" : text);
+        grader::parse_scale(text);
     } catch (const std::invalid_argument& e) {
         if (from_variable) throw;
         const std::string why = e.what();  // "GRADER_THRESHOLD_SCALE='…' is not …"
         throw std::invalid_argument("--threshold-scale=" + why.substr(why.find('=') + 1));
     }
+    return text;
 }
 
 int finish(grader::RunResult& r, int rc, const std::chrono::steady_clock::time_point& t0, const Options& o) {
@@ -252,11 +247,9 @@ std::string build_program(const Options& o) {
 std::vector<grader::PolicyFinding> policy_findings(const Options& o) {
     std::vector<grader::PolicyRule> rules;
     for (const std::string& file : o.policy) {
-        std::ifstream f(file, std::ios::binary);
-        std::stringstream text;
-        text << f.rdbuf();
-        if (!f) throw std::runtime_error("cannot read the policy file " + file);
-        const std::vector<grader::PolicyRule> more = grader::parse_policy(text.str(), file);
+        std::string text, why;
+        if (!grader::read_text_file(file, text, &why)) throw std::runtime_error("cannot read the policy file " + file + ": " + why);
+        const std::vector<grader::PolicyRule> more = grader::parse_policy(text, file);
         rules.insert(rules.end(), more.begin(), more.end());
     }
     std::vector<std::string> paths;
@@ -329,7 +322,8 @@ int main(int argc, char** argv) {
     for (const auto& p : o.include) r.filters.push_back("-tc=" + p);
     for (const auto& p : o.exclude) r.filters.push_back("-tce=" + p);
     try {
-        r.threshold_scale = threshold_scale(o);
+        const std::string scale = threshold_scale(o);
+        r.threshold_scale = grader::parse_scale(scale);
         if (!o.fail.empty() || !o.skip.empty()) {
             const bool skip = o.fail.empty();
             std::printf("%s  %s: %s\n", skip ? "SKIP" : "FAIL", o.name.c_str(), (skip ? o.skip : o.fail).c_str());
@@ -339,8 +333,7 @@ int main(int argc, char** argv) {
         grader::ChildSettings child;
         child.program = o.program;
         child.seed = o.seed.empty() ? (s.seed.empty() ? std::to_string(std::random_device{}() % 1000000000u) : s.seed) : o.seed;
-        const std::string scale = o.threshold_scale.value(s.threshold_scale);
-        child.threshold_scale = scale.empty() ? "1" : scale;
+        child.threshold_scale = scale;
         child.sanitizer = sanitizer, child.sanitizer_path = o.sanitizer_path.value(s.sanitizer_path);
         const int timeout = o.timeout_s > 0 ? o.timeout_s : std::atoi(s.timeout.empty() ? "180" : s.timeout.c_str());
         child.timeout_s = sanitizer.empty() ? timeout : 20 * timeout;

@@ -1,16 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include "grader/policy.hpp"
 
-#include <sys/stat.h>
 
 #include <algorithm>
-#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
 #include <stdexcept>
 #include <utility>
 
+#include "grader/text_file.hpp"
 #include "grader/wildcard.hpp"
 
 namespace grader {
@@ -129,15 +128,6 @@ std::vector<PolicyFinding> check(const SourceText& st, const std::string& file, 
     return found;
 }
 
-bool read_text(const std::string& path, std::string& text) {
-    struct stat st {};
-    if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
-    std::ifstream f(path, std::ios::binary);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    text = ss.str();
-    return bool(f);
-}
 
 std::string folder_of(const std::string& path) {
     const size_t slash = path.find_last_of('/');
@@ -330,7 +320,7 @@ std::vector<PolicyFinding> check_files(const std::vector<std::string>& paths, co
     for (size_t q = 0; q < queue.size(); ++q) {
         const auto [path, name] = queue[q];
         std::string text;
-        if (!done.insert(path).second || !read_text(path, text)) continue;
+        if (!done.insert(path).second || !read_text_file(path, text)) continue;
         const SourceText st = read_source(text);
         const std::vector<PolicyFinding> here = check(st, name, rules);
         found.insert(found.end(), here.begin(), here.end());

@@ -3,13 +3,14 @@
 
 #include <unistd.h>
 
-#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "grader/text_file.hpp"
 
 extern char** environ;
 
@@ -73,19 +74,8 @@ std::vector<Argument> expand_argument_files(const std::vector<std::string>& args
             continue;
         }
         const std::string path = a.substr(1);
-        // fread, not an ifstream: a folder opens, and only a read says it is one.
-        std::FILE* f = std::fopen(path.c_str(), "rb");
-        std::string text;
-        int error = f ? 0 : errno;
-        if (f) {
-            char buf[4096];
-            size_t n;
-            errno = 0;
-            while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
-            if (std::ferror(f)) error = errno ? errno : EIO;
-            std::fclose(f);
-        }
-        if (error) throw std::runtime_error("cannot read the argument file '" + path + "': " + std::strerror(error));
+        std::string text, why;
+        if (!read_text_file(path, text, &why)) throw std::runtime_error("cannot read the argument file '" + path + "': " + why);
         size_t start = 0;
         while (start <= text.size()) {
             size_t end = text.find('\n', start);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "grader/supervisor.hpp"
+#include "grader/text_file.hpp"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -11,7 +12,6 @@
 #include <chrono>
 #include <cstring>
 #include <fstream>
-#include <sstream>
 #include <stdexcept>
 #include <thread>
 
@@ -21,11 +21,11 @@ namespace grader {
 
 namespace {
 
+// The report's text, or "" when there is none (Report::open then says it is missing).
 std::string read_file(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
+    std::string text;
+    read_text_file(path, text);
+    return text;
 }
 
 // A private folder for one process's key and report, removed afterwards.

@@ -28,6 +28,7 @@ public:
         bool show_gbs = false;                   ///< with flops in the work, also a GB/s column (its bytes)
         /// Called before the run that a row's `correct` judges (poison an output there, so
         /// that a version which writes nothing cannot show the previous row's result).
+        /// Required once any row has a `correct` function: row() throws otherwise.
         std::function<void()> before_check;
         /// When > 0, the figure is the time divided by this one (a relative-time table).
         double relative_to_ms = 0;

@@ -25,14 +25,19 @@ bool wildcard_match(const std::string& pattern, const std::string& text) {
     return p == pattern.size();
 }
 
+std::vector<std::string> split_commas(const std::string& list) {
+    std::vector<std::string> items;
+    std::stringstream ss(list);
+    std::string item;
+    while (std::getline(ss, item, ',')) items.push_back(item);
+    return items;
+}
+
 namespace {
 bool any_match(const std::vector<std::string>& filters, const std::string& name) {
-    for (const std::string& f : filters) {
-        std::stringstream ss(f);
-        std::string pattern;
-        while (std::getline(ss, pattern, ','))
+    for (const std::string& f : filters)
+        for (const std::string& pattern : split_commas(f))
             if (wildcard_match(pattern, name)) return true;
-    }
     return false;
 }
 }  // namespace

@@ -12,6 +12,10 @@ namespace grader {
 /// letters compared without case (doctest's rule).
 bool wildcard_match(const std::string& pattern, const std::string& text);
 
+/// The items of a comma-separated list, as the filters and the supervisor's list options
+/// write them ("01.1*,01.2*"; an empty item stays, an empty list has none).
+std::vector<std::string> split_commas(const std::string& list);
+
 /// The names kept by doctest-style filters: each filter is a comma-separated list of
 /// patterns; a name is kept when it matches some include pattern (or there are none) and
 /// no exclude pattern.

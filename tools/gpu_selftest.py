@@ -39,7 +39,7 @@ import sys
 import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from results_files import files_by_test, read_results_file  # noqa: E402  (beside this script)
+from results_files import files_by_test, read_results_file, read_testlog, test_name  # noqa: E402  (beside this script)
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -71,31 +71,6 @@ def read_results_dir(folder):
         else:
             docs[test] = doc
     return {"docs": docs, "invalid": invalid}
-
-
-def test_name(meson_name):
-    """The bare test name of a Meson test-log entry.
-
-    Meson writes "project:suite+suite / name" when a project has several suites (older
-    versions), "suite - project:name" (newer ones) or just "name"."""
-    if " / " in meson_name:
-        return meson_name.split(" / ")[-1]
-    return meson_name.split(":")[-1]
-
-
-def read_testlog(path):
-    """{test name: {"result", "returncode", "duration"}} from Meson's test log (one JSON object
-    a line); {} when there is none (the phase did not run)."""
-    out = {}
-    path = pathlib.Path(path)
-    if not path.is_file():
-        return out
-    for line in path.read_text().splitlines():
-        if line.strip():
-            t = json.loads(line)
-            out[test_name(t["name"])] = {"result": t.get("result"), "returncode": t.get("returncode"),
-                                         "duration": t.get("duration")}
-    return out
 
 
 def load_run(ref_dir, sta_dir):
@@ -587,7 +562,7 @@ def run_memcheck(ref, which, timeout, log):
     rc = sh(["meson", "test", "-C", str(ref), "--no-rebuild", "--setup", "memcheck"] + which, log, check=False,
             timeout=timeout)
     dest = archive(ref, "memcheck", "memcheck")
-    return {"timed_out": rc == 124, "tests": {} if rc == 124 else read_testlog(dest / "testlog.json")}
+    return {"timed_out": rc == 124, "tests": {} if rc == 124 else read_testlog(dest / "testlog.json", stdout=False)}
 
 
 def gpu_slug(name):

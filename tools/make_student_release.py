@@ -6,14 +6,9 @@
 
 The files come from `git ls-files` (so build folders, results and anything else git
 ignores never leak); --untracked adds the files git does not track yet but would not
-ignore (a lesson being written). Left out:
-
-    solutions/                       the references
-    lessons/*/bad/                   the known-bad variants
-    .ci/                             CI builds the references
-    tools/gpu_selftest.py            the GPU self-test builds the references
-    tools/grade_class.py, tools/class_grading/, tools/make_student_release.py
-                                     the instructor's tools, and their tests
+ignore (a lesson being written). Left out (LEFT_OUT below lists the paths): the references
+(solutions/), the known-bad variants (lessons/*/bad/), CI (.ci/), and the instructor's tools
+with their tests: the GPU self-test, the class grader and this script.
 
 Rewritten, in every Markdown file: a block between `<!-- student-release: omit -->` and
 `<!-- student-release: end -->` (each on a line of its own) is removed, so README.md can
@@ -36,13 +31,15 @@ lacks. The build folder is removed afterwards. Exit status 0 when all of that ho
 """
 import argparse
 import fnmatch
-import json
-import os
 import pathlib
 import re
 import shutil
 import subprocess
 import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from class_grading import course  # noqa: E402  (beside this script)
+from results_files import read_results_file, read_testlog  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -56,15 +53,18 @@ LEFT_OUT = [
     "tools/grade_class.py",
     "tools/class_grading/*",
     "tools/tests/test_grade_class*",
-    "tools/tests/test_class_grading*",
     "tools/tests/class_fixture*",
+    "tools/tests/run_class_grading.sh",
+    "tools/tests/slurm*",
     "tools/make_student_release.py",
     "tools/tests/test_student_release.py",
-    "tools/tests/slurm*",
-    "tools/tests/test_slurm*",
 ]
-# Python modules that go with them: nothing left in the release may import one.
-LEFT_OUT_MODULES = {"gpu_selftest", "grade_class", "class_grading", "make_student_release"}
+# The Python modules of the tools left out (tools/NAME.py, tools/NAME/): nothing left in the
+# release may import one.
+LEFT_OUT_MODULES = {p.split("/")[1].removesuffix(".py") for p in LEFT_OUT
+                    if p.startswith("tools/") and not p.startswith("tools/tests/")}
+# A path of a tool in a shell script (python3 tools/grade_class.py, ./tools/tests/x.sh).
+TOOL_PATH = re.compile(r"(?<![\w/.-])(?:\./)?(tools/[\w./-]*\.(?:py|sh))")
 
 OMIT, END = "<!-- student-release: omit -->", "<!-- student-release: end -->"
 SNIPPET = re.compile(r"^(\s*)\\(snippet|include|includelineno|dontinclude)\s+(solutions/\S+).*$")
@@ -104,11 +104,6 @@ def rewrite_markdown(text, name="the file"):
     return "\n".join(out)
 
 
-def revision(root):
-    r = subprocess.run(["git", "-C", str(root), "describe", "--always", "--dirty"], capture_output=True, text=True)
-    return r.stdout.strip() if r.returncode == 0 else ""
-
-
 def write_release(out, root=ROOT, untracked=False):
     """Writes the release into `out` (which must not exist); returns the files written."""
     written = []
@@ -124,8 +119,8 @@ def write_release(out, root=ROOT, untracked=False):
         shutil.copymode(src, dst)
         written.append(path)
     options = out / "meson.options"
-    rev = revision(root)
-    if rev and options.is_file():
+    rev = course.revision(root)
+    if rev != "unknown" and options.is_file():
         text = options.read_text(encoding="utf-8")
         new = text.replace("option('revision', type: 'string', value: ''", f"option('revision', type: 'string', value: '{rev}-student'", 1)
         options.write_text(new, encoding="utf-8")
@@ -134,8 +129,8 @@ def write_release(out, root=ROOT, untracked=False):
 
 def problems_in_release(out):
     """What would make the release wrong, without building it: files that should have been
-    left out, imports of left-out modules, solution snippets, and README commands that name
-    a file the release lacks or a build of solutions/."""
+    left out, imports of left-out modules, shell scripts that run a left-out tool, solution
+    snippets, and README commands that name a file the release lacks or a build of solutions/."""
     problems = []
     for p in sorted(out.rglob("*")):
         rel = p.relative_to(out).as_posix()
@@ -145,6 +140,10 @@ def problems_in_release(out):
             for m in re.finditer(r"^\s*(?:from|import)\s+([A-Za-z_][\w.]*)", p.read_text(encoding="utf-8"), re.M):
                 if m.group(1).split(".")[0] in LEFT_OUT_MODULES:
                     problems.append(f"{rel}: imports {m.group(1)}, which the release leaves out")
+        if p.suffix == ".sh" and p.is_file():
+            for m in TOOL_PATH.finditer(p.read_text(encoding="utf-8")):
+                if left_out(m.group(1)):
+                    problems.append(f"{rel}: names {m.group(1)}, which the release leaves out")
         if p.suffix == ".md" and p.is_file():
             for n, line in enumerate(p.read_text(encoding="utf-8").split("\n"), 1):
                 if SNIPPET.match(line) or line.strip() in (OMIT, END):
@@ -198,17 +197,16 @@ def check_release(out, keep_build=False):
         return problems + ["`meson setup build` failed in the release"]
     try:
         run(["meson", "test", "-C", "build", "--print-errorlogs"], out, log)  # lessons fail on a GPU: read the log
-        testlog = build / "meson-logs" / "testlog.json"
-        results = [json.loads(line) for line in testlog.read_text().splitlines()] if testlog.is_file() else []
-        if not results:
+        tests = read_testlog(build / "meson-logs" / "testlog.json", stdout=False)
+        names = {name: t["result"] for name, t in tests.items()}
+        if not names:
             problems.append("`meson test -C build` ran no test")
-        names = {r["name"].rsplit(":", 1)[-1]: r["result"] for r in results}  # "suite - project:test"
         for name, result in sorted(names.items()):
             if "-bad-" in name:
                 problems.append(f"{name}: a known-bad test exists in the release")
             elif name.startswith("lesson"):
-                doc = build / "results" / f"{name}.json"
-                status = json.loads(doc.read_text()).get("status") if doc.is_file() else "no results file"
+                doc, why = read_results_file(build / "results" / f"{name}.json")
+                status = doc.get("status") if doc else why
                 # A starter is unfinished: it fails on a GPU (graded) or skips without one.
                 if status not in ("graded", "skipped") or result not in ("OK", "FAIL", "SKIP"):
                     problems.append(f"{name}: {result}, status {status} (a starter must build, keep the policy and be graded or skipped)")

@@ -25,7 +25,6 @@ Standard library only.
 """
 import argparse
 import html
-import json
 import math
 import pathlib
 import re

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""Reading the grader's results files (docs/results_schema.md), for every tool that reads
-them: the GPU self-test, the student's report and the docs' measured pages."""
+"""Reading the grader's results files (docs/results_schema.md) and Meson's test log, for every
+tool that reads them: the GPU self-test, the student's report, the docs' measured pages, the
+class grader and the student release's check."""
 import json
 import pathlib
 
@@ -41,3 +42,35 @@ def files_by_test(folder):
         else:
             chosen[test] = path
     return sorted(chosen.items()), left_out
+
+
+def test_name(meson_name):
+    """The bare test name of a Meson test-log entry.
+
+    Meson writes "project:suite+suite / name" when a project has several suites (older
+    versions), "suite - project:name" (newer ones) or just "name"."""
+    if " / " in meson_name:
+        return meson_name.split(" / ")[-1]
+    return meson_name.split(":")[-1]
+
+
+def read_testlog(path, stdout=True):
+    """{test name: {"result", "returncode", "duration", "stdout"}} from Meson's test log (one
+    JSON object a line); {} when there is none (the phase did not run). A line that is not a
+    test's entry is skipped: where student code ran, it could have written in the log's folder.
+    stdout=False leaves the tests' output out (a report that keeps the entries stays small)."""
+    out = {}
+    try:
+        lines = pathlib.Path(path).read_text(errors="replace").splitlines()
+    except OSError:
+        return out
+    for line in lines:
+        try:
+            t = json.loads(line)
+            entry = {"result": t.get("result"), "returncode": t.get("returncode"), "duration": t.get("duration")}
+            if stdout:
+                entry["stdout"] = str(t.get("stdout") or "")
+            out[test_name(t["name"])] = entry
+        except (ValueError, KeyError, TypeError, AttributeError):
+            continue
+    return out

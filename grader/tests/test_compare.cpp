@@ -72,3 +72,15 @@ TEST_CASE("listed elements are checked against their own bounds and named by the
     std::memset(&poison, 0xFF, sizeof poison);
     CHECK(grader::compare_entries(std::vector<float>{poison}, {{0, 1.0, 1e9}}).unwritten == 1);
 }
+
+TEST_CASE("fp32_gamma is n u / (1 - n u) and bounds a float sum's error") {
+    CHECK(grader::fp32_gamma(0) == 0);
+    CHECK(grader::fp32_gamma(1) == doctest::Approx(0x1p-24).epsilon(1e-6));
+    CHECK(grader::fp32_gamma(1000) > 1000 * 0x1p-24);  // the 1 / (1 − n u) factor
+    // 4097 terms of 1 + 2^-23 summed left to right in float: within the bound of the exact sum.
+    const float x = 1.0f + 0x1p-23f;
+    float sum = 0;
+    for (int i = 0; i < 4097; ++i) sum += x;
+    const double exact = 4097.0 * double(x);
+    CHECK(std::fabs(double(sum) - exact) <= grader::fp32_gamma(4096) * exact);
+}

@@ -23,3 +23,10 @@ TEST_CASE("include and exclude lists keep the right names, in order") {
     CHECK(grader::filter_names(names, {"*step*"}, {"*5*"}) == std::vector<std::string>{"06.1 step 1", "06.7 step 7"});
     CHECK(grader::filter_names(names, {"07.*"}, {}).empty());
 }
+
+TEST_CASE("comma-separated lists split into their items") {
+    CHECK(grader::split_commas("01.1*,01.2*") == std::vector<std::string>{"01.1*", "01.2*"});
+    CHECK(grader::split_commas("one") == std::vector<std::string>{"one"});
+    CHECK(grader::split_commas("").empty());
+    CHECK(grader::split_commas("a,,b") == std::vector<std::string>{"a", "", "b"});
+}

@@ -66,10 +66,7 @@ std::string dims_text(Dims d) {
 // How far a correct FP32 result may be from the exact one (theory: "How close is correct").
 // Summing K products in any order, with or without fused multiply-adds, errs by at most
 // γ_K Σ|a b|, γ_K = K u / (1 − K u), u = 2^-24; two more roundings of slack.
-double allowed_error(int K, double magnitude) {
-    const double u = 0x1p-24, n = K + 2.0;
-    return n * u / (1 - n * u) * magnitude;
-}
+double allowed_error(int K, double magnitude) { return grader::fp32_gamma(K + 2.0) * magnitude; }
 
 // One element of C as the float64 reference sees it.
 using grader::Expected;

@@ -111,10 +111,7 @@ std::string filter_text(grader::Dist d) {
 // How far a correct FP32 result may be from the exact one (theory.md, "How close is
 // correct"): a sum of n = k² products, in any order, with or without fused multiply-adds,
 // errs by at most γ_n Σ|w x|, γ_n = n u / (1 − n u), u = 2^-24; two roundings of slack.
-double allowed_error(int k, double magnitude) {
-    const double u = 0x1p-24, n = double(k) * k + 2;
-    return n * u / (1 - n * u) * magnitude;
-}
+double allowed_error(int k, double magnitude) { return grader::fp32_gamma(double(k) * k + 2) * magnitude; }
 
 struct Pixel {
     int y, x;

@@ -28,7 +28,7 @@ import threading
 import time
 import traceback
 
-from gpu_selftest import test_name  # noqa: E402  (tools/ is on sys.path: grade_class.py puts it there)
+import results_files  # noqa: E402  (tools/ is on sys.path: grade_class.py puts it there)
 from results_files import files_by_test, read_results_file  # noqa: E402
 
 from . import course as course_mod
@@ -149,7 +149,7 @@ def build_phase(job, s):
         job.problem = "meson setup failed" + (" (over the time limit)" if late else "") + ":\n" + out[-3000:]
         job.complete = False  # most likely the machine's, not the student's: a re-run tries again
         return
-    tests, targets = course_mod.meson_info(job.build)
+    targets = course_mod.meson_info(job.build)[1]
     wanted = {l.test for l in s.lessons}
     programs = {t["name"]: pathlib.Path(t["filename"][0]) for t in targets
                 if t["name"] in wanted and t["type"] == "executable"}  # not the lessons with files missing
@@ -185,16 +185,10 @@ def plain_file(path, most=64 << 20):
 
 
 def read_testlog(path):
-    """{test: (its output, its exit code)} from Meson's test log (one JSON object a line)."""
-    out = {}
-    if plain_file(path):
-        for line in pathlib.Path(path).read_text(errors="replace").splitlines():
-            try:  # student code could write in this folder too: a line that is not Meson's is skipped
-                t = json.loads(line)
-                out[test_name(t["name"])] = (str(t.get("stdout") or ""), t.get("returncode"))
-            except (ValueError, KeyError, TypeError, AttributeError):
-                continue
-    return out
+    """{test: (its output, its exit code)} from Meson's test log, when it is a plain file (the
+    sandbox could write in its folder; results_files.read_testlog skips lines not Meson's)."""
+    tests = results_files.read_testlog(path) if plain_file(path) else {}
+    return {name: (t["stdout"], t["returncode"]) for name, t in tests.items()}
 
 
 def trusted_results(path, returncode, output):

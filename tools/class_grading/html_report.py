@@ -2,12 +2,13 @@
 """report.html: the class at a glance, then one section per student. One offline page:
 inline CSS and inline SVG drawn with tools/report.py's helpers (no script, no network, no
 plotting library); every chart has a table with the same numbers beside it."""
-import html
 import statistics
 
 import report  # noqa: E402  (tools/report.py: the course's SVG helpers and number formats)
 
 from . import verdicts
+
+esc = report.esc
 
 CSS = report.CSS + """
 body { max-width: 1300px; }
@@ -20,10 +21,6 @@ td.verdict { white-space: nowrap; } div.said { white-space: pre-line; }
 """
 COLOURS = {"PASS": report.COLOURS["PASS"], "FAIL": report.COLOURS["FAIL"], "SKIP": report.COLOURS["SKIP"],
            "NOT ATTEMPTED": "#f9a825", "NOT RUN": report.COLOURS["SKIP"]}
-
-
-def esc(s):
-    return html.escape(str(s), quote=True)
 
 
 def anchor(name):
@@ -177,11 +174,8 @@ def student(cols, r, cells, t):
         out.append(f'<p class="note">{esc(note)}</p>')
     out.append("<table><tr><th>exercise</th><th>verdict</th><th>what the grader said</th></tr>")
     for col, c in zip(cols, cells):
-        said = "".join(f'<div class="said">{esc(x)}</div>' for x in (c["message"], c["hint"] and "hint: " + c["hint"],
-                                                       c["theory"] and "read: " + c["theory"],
-                                                       c["note"] and "note: " + c["note"]) if x)
         out.append(f'<tr><td>{esc(col.label)}</td><td class="verdict {vclass(c)}">{esc(verdicts.verdict_text(c))}</td>'
-                   f"<td>{said}</td></tr>")
+                   f'<td><div class="said">{esc(verdicts.details(c))}</div></td></tr>')
     out.append("</table>")
     for lesson in r.get("lessons", []):
         doc = lesson.get("results") or {}

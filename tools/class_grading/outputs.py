@@ -53,15 +53,6 @@ def gradebook_csv(cols, rows):
     return out.getvalue()
 
 
-def details(c):
-    """The text under a verdict: message, hint, theory, note."""
-    parts = [c["message"]]
-    parts += [f"hint: {c['hint']}"] if c["hint"] else []
-    parts += [f"read: {c['theory']}"] if c["theory"] else []
-    parts += [f"note: {c['note']}"] if c["note"] else []
-    return "\n".join(p for p in parts if p)
-
-
 def junit_xml(cols, record, cells):
     """One <testsuite> per student (in <testsuites>): a passed exercise is a plain test case, a failed one has a
     <failure> (its type the reason), SKIP, NOT ATTEMPTED and NOT RUN are <skipped>."""
@@ -78,7 +69,7 @@ def junit_xml(cols, record, cells):
         case = ET.SubElement(suite, "testcase", classname=f"{record['student']}.{col.test}", name=col.label)
         line = verdicts.verdict_line(col, c)
         if c["verdict"] == "FAIL":
-            ET.SubElement(case, "failure", message=line, type=c["reason"]).text = details(c)
+            ET.SubElement(case, "failure", message=line, type=c["reason"]).text = verdicts.details(c)
         elif c["verdict"] != "PASS":
             ET.SubElement(case, "skipped", message=line)
         else:
@@ -94,7 +85,7 @@ def gradescope_json(cols, record, cells, totals):
     """Gradescope's results.json: a test per exercise (score, max_score, status, output)."""
     tests = [{"name": col.label, "number": col.number, "score": c["points"], "max_score": col.points,
               "status": "passed" if c["verdict"] == "PASS" else "failed",
-              "output": verdicts.verdict_line(col, c) + ("\n" + details(c) if c["hint"] or c["theory"] else ""),
+              "output": verdicts.verdict_line(col, c) + ("\n" + verdicts.details(c) if c["hint"] or c["theory"] else ""),
               "tags": [col.test, c["verdict"].lower().replace(" ", "_")], "visibility": "visible"}
              for col, c in zip(cols, cells)]
     problem = record.get("problem") or ""

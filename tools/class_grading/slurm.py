@@ -96,7 +96,7 @@ def collect(out):
         for c in sorted((out / "parts").glob("*/class.json")):
             shutil.copyfile(c, class_file)
             break
-    graded = {r["entry"] for r in grading.load_records(out)} | {r["student"] for r in grading.load_records(out)}
+    graded = {name for r in grading.load_records(out) for name in (r["entry"], r["student"])}
     missing = [n for c in sorted((out / "slurm").glob("chunk-*.txt")) for n in c.read_text().split("\n")
                if n and n not in graded]
     return merged, missing

@@ -137,6 +137,15 @@ def verdict_line(column, c):
     return f"{verdict_text(c)} {column.label}" + (f": {c['message']}" if c["message"] else "")
 
 
+def details(c):
+    """The text under a verdict: message, hint, theory, note, one a line."""
+    parts = [c["message"]]
+    parts += [f"hint: {c['hint']}"] if c["hint"] else []
+    parts += [f"read: {c['theory']}"] if c["theory"] else []
+    parts += [f"note: {c['note']}"] if c["note"] else []
+    return "\n".join(p for p in parts if p)
+
+
 def ratio(c):
     """The figure as a fraction of its threshold (1 = just enough), or None."""
     f, t = c.get("figure"), c.get("threshold")

@@ -343,6 +343,21 @@ class Reading(Scenario):
         self.assertEqual(gps.test_name("grader"), "grader")
         self.assertEqual(gps.test_name("known-bad+01-coalescing - cuda-lessons:lesson01-bad-faults"), "lesson01-bad-faults")
 
+    def test_the_test_log_is_read_line_by_line(self):
+        with tempfile.TemporaryDirectory() as d:
+            log = pathlib.Path(d) / "testlog.json"
+            self.assertEqual(gps.read_testlog(log), {})  # the phase did not run
+            log.write_text("\n".join([
+                json.dumps({"name": "cuda-lessons:lessons+01-coalescing / lesson01", "result": "FAIL",
+                            "returncode": 1, "duration": 2.5, "stdout": "FAIL x"}),
+                "not JSON", "[1, 2]", json.dumps({"result": "OK"}), "",
+                json.dumps({"name": "tools - cuda-lessons:tools", "result": "OK", "returncode": 0})]) + "\n")
+            self.assertEqual(gps.read_testlog(log), {
+                "lesson01": {"result": "FAIL", "returncode": 1, "duration": 2.5, "stdout": "FAIL x"},
+                "tools": {"result": "OK", "returncode": 0, "duration": None, "stdout": ""}})
+            self.assertEqual(gps.read_testlog(log, stdout=False)["lesson01"],
+                             {"result": "FAIL", "returncode": 1, "duration": 2.5})
+
 
 class Docs(unittest.TestCase):
     def test_thresholds_doc_states_the_margin(self):

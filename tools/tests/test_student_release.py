@@ -2,6 +2,7 @@
 """Tests of tools/make_student_release.py without building anything: what the release holds
 and how its Markdown is rewritten. `python3 tools/make_student_release.py OUT --check`
 builds and tests a release (CI runs it)."""
+import fnmatch
 import importlib.util
 import pathlib
 import shutil
@@ -50,6 +51,28 @@ class ReadmeCommands(unittest.TestCase):
             self.assertIn("solutions", problems[1])
 
 
+class LeftOut(unittest.TestCase):
+    def test_every_pattern_matches_a_file(self):
+        files = release.course_files(ROOT)
+        for pattern in release.LEFT_OUT:
+            self.assertTrue(any(fnmatch.fnmatch(f, pattern) for f in files), pattern)
+
+    def test_the_modules_follow_the_paths(self):
+        self.assertEqual(release.LEFT_OUT_MODULES, {"gpu_selftest", "grade_class", "class_grading", "make_student_release"})
+
+    def test_scripts_that_need_what_was_left_out_are_found(self):
+        with tempfile.TemporaryDirectory() as d:
+            out = pathlib.Path(d)
+            (out / "tools" / "tests").mkdir(parents=True)
+            (out / "tools" / "report.py").write_text("import results_files\n")
+            (out / "tools" / "tests" / "a.sh").write_text("python3 tools/report.py\npython3 tools/grade_class.py x\n")
+            (out / "tools" / "tests" / "b.py").write_text("from class_grading import verdicts\n")
+            problems = release.problems_in_release(out)
+            self.assertEqual(len(problems), 2, problems)
+            self.assertIn("tools/tests/a.sh: names tools/grade_class.py", problems[0])
+            self.assertIn("tools/tests/b.py: imports class_grading", problems[1])
+
+
 class TheRelease(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -66,6 +89,8 @@ class TheRelease(unittest.TestCase):
         self.assertEqual(list(self.out.glob("lessons/*/bad")), [])
         self.assertFalse((self.out / "tools" / "gpu_selftest.py").exists())
         self.assertFalse((self.out / ".ci").exists())
+        # it runs tools/grade_class.py, which is left out
+        self.assertFalse((self.out / "tools" / "tests" / "run_class_grading.sh").exists())
         self.assertTrue(self.written)
         self.assertFalse(any(p.startswith(("build", "results")) for p in self.written))
 
@@ -85,8 +110,8 @@ class TheRelease(unittest.TestCase):
         self.assertEqual(release.problems_in_release(self.out), [])
 
     def test_the_revision_is_recorded(self):
-        rev = release.revision(ROOT)
-        if rev:
+        rev = release.course.revision(ROOT)
+        if rev != "unknown":
             self.assertIn(f"value: '{rev}-student'", (self.out / "meson.options").read_text())
 
 
