@@ -5,4 +5,5 @@
 
 #include "grader/exercise_process.hpp"
 
-int main(int argc, char** argv) { return grader::lesson_main(argc, argv); }
+// Compiled with hidden visibility like all of the grader (meson.build); main must stay visible.
+__attribute__((visibility("default"))) int main(int argc, char** argv) { return grader::lesson_main(argc, argv); }

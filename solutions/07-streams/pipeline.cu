@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Contract: lessons/07-streams/streams.cuh · test: meson test -C build lesson07 --test-args='-tc=07.1*'
+// Contract: lessons/07-streams/contract/streams.cuh · test: meson test -C build lesson07 --test-args='-tc=07.1*'
 // Exercise 07.1 — the pipeline (reference; read lessons/07-streams/theory.md, "Fill, steady
 // state and drain"). The array is cut into chunks of about 4 MiB; chunk c's copy in, work and
 // copy out go, in that order, to stream c mod 4. A stream runs its operations in order, so

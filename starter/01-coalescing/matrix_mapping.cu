@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Contract: lessons/01-coalescing/coalescing.cuh · test: meson test -C build lesson01 --test-args='-tc=01.1*'
+// Contract: lessons/01-coalescing/contract/coalescing.cuh · test: meson test -C build lesson01 --test-args='-tc=01.1*'
 // Exercise 01.1 — thread-to-element mapping (theory: "Thread-to-element mapping").
 // Here threadIdx.x walks down a column: the 32 threads of a warp touch 32 different rows,
 // cols × 4 bytes apart, so each load instruction needs 32 sectors to deliver 128 bytes.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Contract: lessons/01-coalescing/coalescing.cuh · test: meson test -C build lesson01 --test-args='-tc=01.2*'
+// Contract: lessons/01-coalescing/contract/coalescing.cuh · test: meson test -C build lesson01 --test-args='-tc=01.2*'
 // Exercise 01.2 — array of structures vs structure of arrays (theory: "AoS and SoA").
 // The grader times the same drift step on an array of 48-byte Particle structures, of
 // which the step needs 24 bytes: DRAM moves whole 32-byte sectors, so that version drags

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Contract: lessons/02-bank-conflicts/bank_conflicts.cuh · test: meson test -C build lesson02 --test-args='-tc=02.1*'
+// Contract: lessons/02-bank-conflicts/contract/bank_conflicts.cuh · test: meson test -C build lesson02 --test-args='-tc=02.1*'
 // Exercise 02.1 — transpose through a shared-memory tile (theory: "The transpose through a tile").
 // This is the naive transpose. Its reads are coalesced: a warp takes 32 consecutive
 // floats of one input row. Its writes are not: the same 32 floats go to 32 different

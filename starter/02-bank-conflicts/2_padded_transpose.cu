@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Contract: lessons/02-bank-conflicts/bank_conflicts.cuh · test: meson test -C build lesson02 --test-args='-tc=02.2*'
+// Contract: lessons/02-bank-conflicts/contract/bank_conflicts.cuh · test: meson test -C build lesson02 --test-args='-tc=02.2*'
 // Exercise 02.2 — make the tile conflict-free (theory: "Padding and swizzling").
 // This is the tiled transpose of 02.1, complete and correct: both global sides are
 // coalesced and each thread moves 16 elements. Its weak spot is in shared memory: the

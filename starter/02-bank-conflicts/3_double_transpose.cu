@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Contract: lessons/02-bank-conflicts/bank_conflicts.cuh · test: meson test -C build lesson02 --test-args='-tc=02.3*'
+// Contract: lessons/02-bank-conflicts/contract/bank_conflicts.cuh · test: meson test -C build lesson02 --test-args='-tc=02.3*'
 // Exercise 02.3 — the transpose with 8-byte elements (theory: "8-byte words").
 // This is the naive transpose again, for doubles: reads coalesced, writes 32 rows apart.
 // A double is twice as wide as a float, so each scattered store uses 8 of the 32 bytes of

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Contract: lessons/03-tiling/tiling.cuh · test: meson test -C build lesson03 --test-args='-tc=03.1*'
+// Contract: lessons/03-tiling/contract/tiling.cuh · test: meson test -C build lesson03 --test-args='-tc=03.1*'
 // Exercise 03.1 — coalesced thread mapping (theory: "Thread mapping").
 // The naive kernel: one thread per element of C, with threadIdx.x selecting the *row*.
 // The 32 lanes of a warp then read A at 32 addresses K floats apart (32 sectors per load)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Contract: lessons/03-tiling/tiling.cuh · test: meson test -C build lesson03 --test-args='-tc=03.2*'
+// Contract: lessons/03-tiling/contract/tiling.cuh · test: meson test -C build lesson03 --test-args='-tc=03.2*'
 // Exercise 03.2 — shared-memory tiles (theory: "Shared-memory tiles").
 // This is the coalesced kernel of 03.1, complete and correct. Every thread reads a whole
 // row of A and a whole column of B from global memory, although the 32 threads of a block

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Contract: lessons/03-tiling/tiling.cuh · test: meson test -C build lesson03 --test-args='-tc=03.3*'
+// Contract: lessons/03-tiling/contract/tiling.cuh · test: meson test -C build lesson03 --test-args='-tc=03.3*'
 // Exercise 03.3 — thread coarsening (theory: "Thread coarsening").
 // This is the shared-memory tile kernel of 03.2, complete and correct. Each thread still
 // computes one element of C, so each fused multiply-add needs two loads from shared

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Contract: lessons/03-tiling/tiling.cuh · test: meson test -C build lesson03 --test-args='-tc=03.4*'
+// Contract: lessons/03-tiling/contract/tiling.cuh · test: meson test -C build lesson03 --test-args='-tc=03.4*'
 // Exercise 03.4 — A times B transposed (theory: "A times B transposed").
 // The naive kernel for C = A · Bᵀ, with the coalesced mapping of 03.1: threadIdx.x
 // selects the column j of C. But column j of C needs row j of B, so the 32 lanes of a

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Contract: lessons/04-convolution/convolution.cuh · test: meson test -C build lesson04 --test-args='-tc=04.1*'
+// Contract: lessons/04-convolution/contract/convolution.cuh · test: meson test -C build lesson04 --test-args='-tc=04.1*'
 // Exercise 04.1 — the filter in constant memory (theory: "Constant memory").
 // This is the notes' basic kernel, complete and correct: one thread per output pixel, its
 // k × k neighbours read from global memory, zero outside the image. The weights sit in a

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Contract: lessons/04-convolution/convolution.cuh · test: meson test -C build lesson04 --test-args='-tc=04.2*'
+// Contract: lessons/04-convolution/contract/convolution.cuh · test: meson test -C build lesson04 --test-args='-tc=04.2*'
 // Exercise 04.2 — halo tiles in shared memory (theory: "Halo tiles in shared memory").
 // This is the untiled kernel of 04.1, complete and correct. Neighbouring threads read
 // almost the same k × k windows: each input pixel is fetched by k² different threads,

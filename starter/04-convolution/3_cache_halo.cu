@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Contract: lessons/04-convolution/convolution.cuh · test: meson test -C build lesson04 --test-args='-tc=04.3*'
+// Contract: lessons/04-convolution/contract/convolution.cuh · test: meson test -C build lesson04 --test-args='-tc=04.3*'
 // Exercise 04.3 — inner tile in shared memory, halo through the caches (theory: "Halo
 // through the caches"). This is the untiled kernel of 04.1 again, complete and correct:
 // 04.2 and 04.3 are two ways of tiling the same kernel, and the teaching table of 04.0

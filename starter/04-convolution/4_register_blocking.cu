@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Contract: lessons/04-convolution/convolution.cuh · test: meson test -C build lesson04 --test-args='-tc=04.4*'
+// Contract: lessons/04-convolution/contract/convolution.cuh · test: meson test -C build lesson04 --test-args='-tc=04.4*'
 // Exercise 04.4 — as fast as you can (theory: "Register blocking"). This is the halo-tile
 // kernel of 04.2, complete and correct. k is known only at run time, so the k × k loop
 // stays a loop, every weight is a separate constant load, and each value a thread reads

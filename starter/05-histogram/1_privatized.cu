@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Contract: lessons/05-histogram/histogram.cuh · test: meson test -C build lesson05 --test-args='-tc=05.1*'
+// Contract: lessons/05-histogram/contract/histogram.cuh · test: meson test -C build lesson05 --test-args='-tc=05.1*'
 // Exercise 05.1 — privatization (read lessons/05-histogram/theory.md, "Atomic operations",
 // "Contention" and "Privatization"). The starting point is the simplest correct histogram:
 // one thread per byte, each adding 1 to its bin in global memory with atomicAdd. Every

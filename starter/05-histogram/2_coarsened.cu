@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Contract: lessons/05-histogram/histogram.cuh · test: meson test -C build lesson05 --test-args='-tc=05.2*'
+// Contract: lessons/05-histogram/contract/histogram.cuh · test: meson test -C build lesson05 --test-args='-tc=05.2*'
 // Exercise 05.2 — coarsening (read lessons/05-histogram/theory.md, "Coarsening and
 // coalesced loads"). This is 05.1's privatized kernel: one byte per thread, so a block of
 // 1024 threads zeroes 256 bins, counts 1024 bytes and then issues up to 256 global

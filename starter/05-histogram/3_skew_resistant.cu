@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Contract: lessons/05-histogram/histogram.cuh · test: meson test -C build lesson05 --test-args='-tc=05.3*'
+// Contract: lessons/05-histogram/contract/histogram.cuh · test: meson test -C build lesson05 --test-args='-tc=05.3*'
 // Exercise 05.3 — skewed inputs (read lessons/05-histogram/theory.md, "Skewed inputs").
 // This is 05.2's kernel: one copy of the bins per block. When 90 % of the bytes hold one
 // value, most lanes of every warp add to the same shared-memory word in one instruction;

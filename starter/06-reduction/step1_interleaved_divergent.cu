@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Contract: lessons/06-reduction/reduction.cuh · test: meson test -C build lesson06 --test-args='-tc=06.1*'
+// Contract: lessons/06-reduction/contract/reduction.cuh · test: meson test -C build lesson06 --test-args='-tc=06.1*'
 // Exercise 06.1 — step 1: interleaved addressing (read lessons/06-reduction/theory.md,
 // "Step 1: interleaved addressing and divergence"). The starting point is the simplest
 // correct sum: every thread adds its value into the result with one atomicAdd. All those

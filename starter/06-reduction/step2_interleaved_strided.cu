@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Contract: lessons/06-reduction/reduction.cuh · test: meson test -C build lesson06 --test-args='-tc=06.2*'
+// Contract: lessons/06-reduction/contract/reduction.cuh · test: meson test -C build lesson06 --test-args='-tc=06.2*'
 // Exercise 06.2 — step 2: strided index (read lessons/06-reduction/theory.md, "Step 2:
 // strided index and bank conflicts"). This is step 1's kernel: at stride s the threads
 // that add are those whose index is a multiple of 2s, so every warp has a few active

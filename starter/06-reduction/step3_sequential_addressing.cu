@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Contract: lessons/06-reduction/reduction.cuh · test: meson test -C build lesson06 --test-args='-tc=06.3*'
+// Contract: lessons/06-reduction/contract/reduction.cuh · test: meson test -C build lesson06 --test-args='-tc=06.3*'
 // Exercise 06.3 — step 3: sequential addressing (read lessons/06-reduction/theory.md,
 // "Step 3: sequential addressing and idle threads"). This is step 2's kernel: the active
 // threads are packed into the first warps, but at stride s neighbouring threads touch

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Contract: lessons/06-reduction/reduction.cuh · test: meson test -C build lesson06 --test-args='-tc=06.4*'
+// Contract: lessons/06-reduction/contract/reduction.cuh · test: meson test -C build lesson06 --test-args='-tc=06.4*'
 // Exercise 06.4 — step 4: first add during the load (read lessons/06-reduction/theory.md,
 // "Step 4: first add during the load"). This is step 3's kernel: no divergence, no bank
 // conflicts, but at the first level half of the threads only loaded a value and now

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Contract: lessons/06-reduction/reduction.cuh · test: meson test -C build lesson06 --test-args='-tc=06.5*'
+// Contract: lessons/06-reduction/contract/reduction.cuh · test: meson test -C build lesson06 --test-args='-tc=06.5*'
 // Exercise 06.5 — step 5: unrolling the last warp (read lessons/06-reduction/theory.md,
 // "Step 5: unrolling the last warp" and "Independent thread scheduling and warp-synchronous
 // code"). This is step 4's kernel: for the last six levels only warp 0 adds, yet every

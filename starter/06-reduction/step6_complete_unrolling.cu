@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Contract: lessons/06-reduction/reduction.cuh · test: meson test -C build lesson06 --test-args='-tc=06.6*'
+// Contract: lessons/06-reduction/contract/reduction.cuh · test: meson test -C build lesson06 --test-args='-tc=06.6*'
 // Exercise 06.6 — step 6: complete unrolling (read lessons/06-reduction/theory.md, "Step 6:
 // complete unrolling with a block-size template"). This is step 5's kernel: the levels
 // above the last warp still run as a loop whose length depends on blockDim.x, a value

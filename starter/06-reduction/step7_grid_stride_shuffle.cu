@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Contract: lessons/06-reduction/reduction.cuh · test: meson test -C build lesson06 --test-args='-tc=06.7*'
+// Contract: lessons/06-reduction/contract/reduction.cuh · test: meson test -C build lesson06 --test-args='-tc=06.7*'
 // Exercise 06.7 — step 7: one pass at memory speed (read lessons/06-reduction/theory.md,
 // "Step 7: many values per thread at memory speed" and "Warp shuffles"). This is step 6's
 // kernel: every thread loads two values and then spends the rest of its life in the tree,

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Contract: lessons/07-streams/streams.cuh · test: meson test -C build lesson07 --test-args='-tc=07.1*'
+// Contract: lessons/07-streams/contract/streams.cuh · test: meson test -C build lesson07 --test-args='-tc=07.1*'
 // Exercise 07.1 — the pipeline (read lessons/07-streams/theory.md, "Fill, steady state and
 // drain"). This version is right but serial: the whole input is copied in, then worked on,
 // then copied out, all on the default stream, so the copy engines and the SMs take turns

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Contract: lessons/08-nbody/nbody.cuh · test: meson test -C build lesson08 --test-args='-tc=08.1*'
+// Contract: lessons/08-nbody/contract/nbody.cuh · test: meson test -C build lesson08 --test-args='-tc=08.1*'
 // Exercise 08.1 — shared-memory tiles (theory: "Tiles in shared memory").
 // This is the naive kernel, complete and correct: one thread per body, and every thread
 // reads all n bodies from global memory. The 256 threads of a block read the same body at

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Contract: lessons/08-nbody/nbody.cuh · test: meson test -C build lesson08 --test-args='-tc=08.2*'
+// Contract: lessons/08-nbody/contract/nbody.cuh · test: meson test -C build lesson08 --test-args='-tc=08.2*'
 // Exercise 08.2 — the inner loop (theory: "The inner loop, instruction by instruction").
 // This is the tiled kernel of 08.1, complete and correct. Its tile size is known only at
 // run time (blockDim.x), so the compiler keeps a loop with a run-time trip count, and each

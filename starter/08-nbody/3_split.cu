@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Contract: lessons/08-nbody/nbody.cuh · test: meson test -C build lesson08 --test-args='-tc=08.3*'
+// Contract: lessons/08-nbody/contract/nbody.cuh · test: meson test -C build lesson08 --test-args='-tc=08.3*'
 // Exercise 08.3 — several threads per body (theory: "Small n: several threads per body").
 // This is the kernel of 08.2, complete and correct: one thread per body, blocks of 256.
 // For n = 16384 that is 64 blocks. A GPU with more SMs than that leaves some idle, and

@@ -26,7 +26,7 @@ class RewriteMarkdown(unittest.TestCase):
         self.assertEqual(out.split("\n")[1],
                          "  *The reference code shown here (solutions/03-tiling/1_coalesced.cu) is not part of the "
                          "student release.*")
-        keep = "\\snippet lessons/03-tiling/grade_tiling.cu cublas_row_major"
+        keep = "\\snippet lessons/03-tiling/grader/grade_tiling.cu cublas_row_major"
         self.assertEqual(release.rewrite_markdown(keep), keep)  # the lessons' own code stays
 
     def test_unbalanced_markers_are_refused(self):

@@ -55,4 +55,6 @@ void run_pipeline(const float* host_in, float* host_out, float* dev_in, float* d
 /// lies, so any chunking is right; the cost of an element does vary, in a region that
 /// moves from call to call. The grader calibrates the kernel so that the work on the whole
 /// array takes about as long as copying it one way.
-void launch_work(const float* in, float* out, size_t count, cudaStream_t stream);
+/// (The grader's code is linked sealed, every symbol of it local but those its contract
+/// headers declare visible, like this one: docs/trust_model.md.)
+__attribute__((visibility("default"))) void launch_work(const float* in, float* out, size_t count, cudaStream_t stream);
