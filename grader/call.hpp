@@ -4,15 +4,19 @@
 ///        buffers it reads and writes, and how its result is checked.
 ///
 /// Exercise::check() runs the call once and checks it; Exercise::grade() times it and
-/// checks the timed calls with the same description. So what is timed is what is checked:
-/// before every timed call the outputs are poisoned again and in-place data restored;
-/// after every timed call no output may still hold the poison; and a call chosen at random
-/// is verified in full against inputs that have changed a little between calls (two
-/// elements swapped), so that replaying an earlier result fails.
+/// verifies **every** timed call, warm-ups included, in full. Before each timed call, outside
+/// the timed interval, `timed_inputs` writes fresh inputs on the device under a key no
+/// launcher can predict (so that no result kept from an earlier call, keyed by any part of
+/// its input, is still right), the outputs are poisoned and in-place data is kept as it is
+/// then; after it, the guards and const inputs are checked, no output may still hold the
+/// poison, and `timed_verify` compares the outputs with the grader's own result, computed on
+/// the GPU from the same inputs (Exercise::expect_on_device). Nothing a launcher can read
+/// says which call is which: all are checked the same way.
 #pragma once
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -20,46 +24,25 @@
 
 #include "grader/device_buffer.cuh"
 #include "grader/host_buffer.hpp"
-#include "grader/random.hpp"
 
 namespace grader {
 
 class Call {
 public:
-    /// Whether and how an input is varied between timed calls: two elements swapped, one
-    /// element changed (for results a swap leaves as they were: a histogram, a sum), or not at all.
-    enum class Vary { swap, no, change };
-
     /// `context` names the call in messages, e.g. "add_matrices, 1023 × 1025".
     Call(std::string context, std::function<void()> launch) : context_(std::move(context)), launch_(std::move(launch)) {}
 
-    /// A const input: it must be unchanged after the call. With Vary::swap the grader swaps
-    /// two of its elements (in `host` and on the device) before each timed call, so the
-    /// verify function must compute what it expects from `host` as it is then. Use
-    /// Vary::no where the order of the values carries meaning. With Vary::change one element
-    /// chosen at random is increased by one before each timed call (integers wrap around).
+    /// A const input: it must be unchanged after the call (checked on the device). `host` is
+    /// the grader's copy for the untimed checks' verify functions; timed calls get fresh
+    /// device-made inputs from timed_inputs instead, and leave `host` stale.
     template <class T>
-    Call& input(DeviceBuffer<T>& d, std::vector<T>& host, const std::string& name, Vary vary = Vary::swap) {
-        Buffer b{&d.memory(), Role::input, name};
-        if (vary == Vary::swap && host.size() >= 2)
-            b.vary = [&d, &host](Rng& rng) {
-                const size_t i = rng.next() % host.size(), j = rng.next() % host.size();
-                std::swap(host[i], host[j]);
-                d.memory().upload(&host[i], sizeof(T), i * sizeof(T));
-                d.memory().upload(&host[j], sizeof(T), j * sizeof(T));
-            };
-        if constexpr (std::is_arithmetic_v<T>)  // Vary::change needs numbers; structures (float4) may still swap
-            if (vary == Vary::change && !host.empty())
-                b.vary = [&d, &host](Rng& rng) {
-                    const size_t i = rng.next() % host.size();
-                    host[i] = static_cast<T>(host[i] + 1);
-                    d.memory().upload(&host[i], sizeof(T), i * sizeof(T));
-                };
-        buffers_.push_back(std::move(b));
+    Call& input(DeviceBuffer<T>& d, const std::string& name) {
+        buffers_.push_back(Buffer{&d.memory(), Role::input, name});
         return *this;
     }
-    /// Read and written in place: restored before every call to what `d` holds now (the
-    /// verify function compares with the grader's host copy of those values).
+    /// Read and written in place. Before an untimed check it is restored to what `d` holds
+    /// now; before a timed call timed_inputs writes it afresh and a copy is kept, which
+    /// initial() returns for the grader's reference.
     template <class T>
     Call& in_out(DeviceBuffer<T>& d, const std::string& name) {
         Buffer b{&d.memory(), Role::in_out, name};
@@ -87,23 +70,10 @@ public:
         return *this;
     }
     /// A const input in pinned host memory, for a launcher that copies it to the device
-    /// itself (lesson 07): unchanged after the call, and varied before each timed call as
-    /// input() says (here the buffer is the grader's copy: the verify function reads it).
+    /// itself (lesson 07): unchanged after the call; timed_inputs writes it afresh.
     template <class T>
-    Call& host_input(HostBuffer<T>& h, const std::string& name, Vary vary = Vary::swap) {
-        Host b{&h.memory(), Role::input, name};
-        if (vary == Vary::swap && h.size() >= 2)
-            b.vary = [&h](Rng& rng) {
-                const size_t i = rng.next() % h.size(), j = rng.next() % h.size();
-                std::swap(h[i], h[j]);
-            };
-        if constexpr (std::is_arithmetic_v<T>)
-            if (vary == Vary::change && h.size() >= 1)
-                b.vary = [&h](Rng& rng) {
-                    const size_t i = rng.next() % h.size();
-                    h[i] = static_cast<T>(h[i] + 1);
-                };
-        host_buffers_.push_back(std::move(b));
+    Call& host_input(HostBuffer<T>& h, const std::string& name) {
+        host_buffers_.push_back(Host{&h.memory(), Role::input, name});
         return *this;
     }
     /// Written by the call into pinned host memory (copied back from the device): poisoned
@@ -122,11 +92,32 @@ public:
         before_each_ = std::move(hook);
         return *this;
     }
-    /// The lesson's comparison of the outputs with what the inputs require (calls to
-    /// Exercise::expect_close and the like, which reject).
+    /// The lesson's comparison of the outputs with what the inputs require, for untimed
+    /// checks (calls to Exercise::expect_close and the like, which reject).
     Call& verify(std::function<void()> check) {
         verify_ = std::move(check);
         return *this;
+    }
+    /// Writes every input (and in-place buffer) of a timed call afresh, on the device, from
+    /// `key` (device_inputs.cuh). Required for a call that Exercise::grade() times.
+    Call& timed_inputs(std::function<void(uint64_t key)> fill) {
+        timed_inputs_ = std::move(fill);
+        return *this;
+    }
+    /// Verifies a timed call in full against the grader's own result on the GPU (its
+    /// reference kernel, cuBLAS, CUB) for the inputs timed_inputs wrote; rejects like verify.
+    /// Required for a call that Exercise::grade() times.
+    Call& timed_verify(std::function<void()> check) {
+        timed_verify_ = std::move(check);
+        return *this;
+    }
+    /// The contents an in-place buffer had before this call (after timed_inputs, for a timed
+    /// call): what the grader's reference starts from.
+    template <class T>
+    const T* initial(const DeviceBuffer<T>& d) const {
+        for (const Buffer& b : buffers_)
+            if (b.memory == &d.memory() && b.role == Role::in_out) return static_cast<const T*>(b.initial().data());
+        throw std::logic_error("grader bug: Call::initial() of a buffer that is not in_out");
     }
 
     const std::string& context() const { return context_; }
@@ -138,7 +129,6 @@ public:
         DeviceMemory* memory;
         Role role;
         std::string name;
-        std::function<void(Rng&)> vary;           // inputs with Vary::swap or Vary::change
         uint64_t checksum = 0;                    // inputs: their device checksum before the call
         std::shared_ptr<void> pristine;           // in_out: the initial contents, on the device
         size_t element_bytes = 0;                 // outputs and in_out
@@ -150,13 +140,14 @@ public:
         HostMemory* memory;
         Role role;
         std::string name;
-        std::function<void(Rng&)> vary;  // inputs with Vary::swap
         uint64_t checksum = 0;           // inputs: their checksum before the call
         size_t element_bytes = 0;        // outputs
     };
     std::vector<Host>& host_buffers() { return host_buffers_; }
     const std::function<void()>& before_each() const { return before_each_; }
     const std::function<void()>& verifier() const { return verify_; }
+    const std::function<void(uint64_t)>& timed_inputs() const { return timed_inputs_; }
+    const std::function<void()>& timed_verifier() const { return timed_verify_; }
 
 private:
     std::string context_;
@@ -165,6 +156,8 @@ private:
     std::vector<Host> host_buffers_;
     std::function<void()> before_each_;
     std::function<void()> verify_;
+    std::function<void(uint64_t)> timed_inputs_;
+    std::function<void()> timed_verify_;
 };
 
 }  // namespace grader

@@ -18,7 +18,10 @@
 
 #include "grader/call.hpp"
 #include "grader/compare.hpp"
+#include "grader/declared_thresholds.hpp"
 #include "grader/device_buffer.cuh"
+#include "grader/device_compare.cuh"
+#include "grader/device_inputs.cuh"
 #include "grader/performance.hpp"
 #include "grader/random.hpp"
 #include "grader/sealed_report.hpp"
@@ -42,6 +45,13 @@ struct LessonInfo {
 const LessonInfo& lesson();
 struct LessonRegistration {
     LessonRegistration(const char* number, const char* title, const char* theory, std::initializer_list<const char*> ceilings = {});
+};
+
+/// This lesson's thresholds.txt, compiled in (declared_thresholds.hpp): meson.build
+/// generates one registration per lesson program from grader/lesson_thresholds.cpp.in.
+const std::vector<Declared>& declared_thresholds();
+struct ThresholdsRegistration {
+    ThresholdsRegistration(const char* text, const char* file);
 };
 
 /// The exercises of this program, in the order they were declared.
@@ -108,6 +118,15 @@ public:
         Comparison c = compare_each(got, n, expected_at);
         if (!c.ok() && n > 0) reject(Reason::wrong, context + ": " + c.describe());
     }
+    /// FAIL (wrong) unless got[0 … n−1] matches expected[0 … n−1] within `tol`, compared on
+    /// the device (device_compare.cuh: the bound is tol.abs + tol.rel·|scale[i]|, or
+    /// ·|expected[i]| without a scale). For timed_verify; `where` names an element.
+    template <class T>
+    void expect_on_device(const T* got, const T* expected, size_t n, Tolerance tol, const std::string& context,
+                          const T* scale = nullptr, const std::function<std::string(size_t)>& where = {}) {
+        Comparison c = compare_on_device(got, expected, n, tol, scale);
+        if (!c.ok() && n > 0) reject(Reason::wrong, context + ": " + c.describe(where));
+    }
     /// Ends the exercise with FAIL for `reason`.
     [[noreturn]] void reject(Reason reason, const std::string& message);
     /// Ends the exercise with SKIP (e.g. the GPU lacks a feature the exercise needs).
@@ -115,14 +134,16 @@ public:
 
     // ------------------------------------------------------------------ speed
     /// Times `call` and records the figure: the median must meet the threshold (a result just
-    /// short of it is measured again, with more runs, before it fails). Every timed call is
-    /// checked (call.hpp): outputs poisoned before it and fully written after it, one chosen
-    /// at random verified in full. FAIL: slow, impossible (faster than this GPU allows),
+    /// short of it is measured again, with more runs, before it fails). Every timed call gets
+    /// fresh inputs and is verified in full on the device (call.hpp: timed_inputs and
+    /// timed_verify, both required). FAIL: slow, impossible (faster than this GPU allows),
     /// untimed (work left running on another stream past the timed interval), wrong. Under
     /// compute-sanitizer nothing is timed: the exercise is graded on correctness only.
     /// Under Clock::wall (p.clock) the timer holds all streams; "untimed" then means work the
     /// default stream does not wait for (a non-blocking stream left unjoined).
-    void grade(const Performance& p, Call& call);
+    /// `part` names one of several grades of one exercise (lesson 05.3: skewed bytes, then
+    /// uniform ones); thresholds.txt then declares it as "NAME / PART".
+    void grade(Performance p, Call& call, const std::string& part = "");
 
     /// Times a routine on the same work as the exercise, in the same run: a vendor library
     /// (`vendor` true: recorded as "vendor_figure", shown as "% vendor" by the self-test) or
@@ -159,7 +180,7 @@ public:
     Report report() const;
 
 private:
-    void prepare(Call& call, Rng* vary);
+    void prepare(Call& call, bool timed);
     void check_after(Call& call, const std::string& which, bool verify = true);
     std::string slow_hint(const Timing& student, const Target& t, const Performance& p);
     std::string where() const;
@@ -168,6 +189,8 @@ private:
     Reason reason_ = Reason::none;
     bool perf_graded_ = false, teaching_ = false;
     double fraction_ = 0;
+    // The raw numbers the supervisor recomputes each speed verdict from, one per grade() call.
+    std::vector<std::pair<std::string, TimedReport>> timed_;
     std::map<std::string, double> figures_;
     std::map<std::string, std::string> labels_;
 };

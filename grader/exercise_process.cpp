@@ -8,10 +8,14 @@
 
 #include <cstdio>
 #include <fstream>
+#include <map>
+#include <stdexcept>
+#include <string>
 
 #include "grader/exercise.hpp"
 #include "grader/session.hpp"
 #include "grader/settings.hpp"
+#include "grader/sm_limit.cuh"
 
 namespace grader {
 
@@ -19,6 +23,42 @@ namespace {
 
 int g_exit_code = 0;  // of the exercise this process ran
 int g_passed = 0, g_failed = 0, g_skipped = 0;
+
+// Why --sms could not be applied in this process; "" when it was, or when none was asked. A
+// function's static rather than a global std::string: a global would be constructed (emptied)
+// after the start-up constructor below had written to it.
+std::string& sms_failure() {
+    static std::string why;
+    return why;
+}
+
+// --sms (GRADER_SMS): the green context is made current in a start-up constructor that runs
+// after the settings' (priority 101) and before every C++ static initializer, so before the
+// first CUDA runtime call of the grader or of student code: the runtime then adopts it
+// (sm_limit.cuh). A "list" process touches no GPU and makes none. A failure is kept, and
+// every exercise of the process fails with it (run_exercise) rather than run on the whole GPU.
+__attribute__((constructor(102))) void limit_sms_before_anything_else() {
+    const Settings& s = settings();
+    if (s.mode == "list" || s.sms.empty()) return;
+    try {
+        const int n = parse_sms(s.sms);
+        bool unsupported = false;
+        const std::string why = n > 0 ? limit_sms(n, &unsupported) : "";
+        if (!why.empty()) sms_failure() = unsupported ? kGreenContextsNeeded + why : why;
+    } catch (const std::exception& e) {  // GRADER_SMS typed by hand for an unsupervised run
+        sms_failure() = e.what();
+    }
+}
+
+// A copy of `from` with some fields' values replaced, the others kept as the exercise wrote them.
+Report with_fields(const Report& from, const std::map<std::string, std::string>& replaced) {
+    Report r;
+    for (const auto& [k, v] : from.fields()) {
+        const auto it = replaced.find(k);
+        r.add(k, it == replaced.end() ? v : it->second);
+    }
+    return r;
+}
 
 void send(const Report& r) {
     const Settings& s = settings();
@@ -30,7 +70,7 @@ void send(const Report& r) {
 void add_echo(Report& r) {
     const Settings& s = settings();
     r.add("echo_seed", s.seed).add("echo_ceilings", s.ceilings).add("echo_threshold_scale", s.threshold_scale);
-    r.add("echo_sanitizer", s.sanitizer);
+    r.add("echo_sanitizer", s.sanitizer).add("echo_sms", s.sms);
 }
 
 int list_exercises() {
@@ -61,9 +101,16 @@ int run_unsupervised(int argc, char** argv) {
         std::printf("SKIP: %s\n", why.c_str());
         return 77;
     }
+    if (!sms_failure().empty()) {
+        std::printf("FAIL: %s\n", sms_failure().c_str());
+        return 1;
+    }
     const GpuInfo& g = gpu();
-    std::printf("== lesson %s · seed %llu · %s · %s\n", lesson().number.c_str(), static_cast<unsigned long long>(seed()),
-                g.name.c_str(), g.arch().c_str());
+    const std::string sms = g.sms_limited ? " · " + std::to_string(g.sms) + " of " + std::to_string(g.sms_total) +
+                                                " SMs (green context)"
+                                          : "";
+    std::printf("== lesson %s · seed %llu · %s · %s%s\n", lesson().number.c_str(), static_cast<unsigned long long>(seed()),
+                g.name.c_str(), g.arch().c_str(), sms.c_str());
     if (!sanitizer_mode()) std::printf("   ceilings measured now: %s\n", ceilings().to_text().c_str());
     std::fflush(stdout);
     doctest::Context context(argc, argv);
@@ -78,11 +125,18 @@ int run_unsupervised(int argc, char** argv) {
 
 void run_exercise(const char* name, void (*body)(Exercise&)) {
     Exercise ex(name);
-    ex.execute(body);
-    const Verdict v = ex.verdict();
+    if (sms_failure().empty()) ex.execute(body);
+    else ex.execute([](Exercise&) { throw std::runtime_error(sms_failure()); });
+    Verdict v = ex.verdict();
+    Report r = ex.report();
+    // Work that left the --sms partition (sm_limit.cuh) measured the whole GPU: whatever it
+    // gave, the exercise fails, as when a setting is changed inside the process.
+    if (const std::string left = sm_limit_left(); !left.empty()) {
+        v.verdict = "FAIL", v.reason = Reason::crash, v.message = left, v.hint = "", v.note = "";
+        r = with_fields(r, {{"verdict", v.verdict}, {"reason", to_string(v.reason)}, {"message", left}, {"hint", ""}, {"note", ""}});
+    }
     g_exit_code = v.verdict == "SKIP" ? 77 : v.verdict == "FAIL" ? 1 : 0;
     if (settings().supervised()) {
-        Report r = ex.report();
         add_echo(r);
         send(r);
         return;

@@ -3,6 +3,7 @@
 
 #include "grader/cuda_check.cuh"
 #include "grader/gpu.cuh"
+#include "grader/sm_limit.cuh"
 
 namespace grader {
 
@@ -59,7 +60,13 @@ GpuInfo query_gpu() {
     g.name = p.name;
     g.cc_major = p.major;
     g.cc_minor = p.minor;
-    g.sms = p.multiProcessorCount;
+    g.sms_total = p.multiProcessorCount;
+    // Device properties describe the device, not the current context (grader/tests/
+    // sm_limit_probe.cu shows what they say under a green context): the partition's count is
+    // the one the driver reported for the green context.
+    const SmLimit& limit = sm_limit();
+    g.sms_limited = limit.active();
+    g.sms = limit.active() ? limit.sms : g.sms_total;
     g.l2_bytes = p.l2CacheSize;
     g.global_bytes = static_cast<long long>(p.totalGlobalMem);
     g.smem_per_block_optin = static_cast<long long>(p.sharedMemPerBlockOptin);

@@ -26,7 +26,9 @@
 #include "grader/results.hpp"
 #include "grader/session.hpp"
 #include "grader/settings.hpp"
+#include "grader/sm_limit.cuh"
 #include "grader/supervisor.hpp"
+#include "grader/technique.hpp"
 #include "grader/text_file.hpp"
 #include "grader/wildcard.hpp"
 
@@ -45,7 +47,8 @@ void print_help() {
         "  --timeout=S         seconds one exercise may take before it counts as a hang (default 180)\n"
         "  --expect-reject=R   a known-bad variant's test: pass only if each exercise is rejected for a\n"
         "                      reason in R (wrong,bounds,fault,slow,impossible,untimed,hang,crash);\n"
-        "                      policy: the policy check stops the lesson before its build\n"
+        "                      policy: the policy check stops the lesson before its build;\n"
+        "                      compile: the build fails (a variant that links to grader code)\n"
         "  --name=, --submission=, --revision=   recorded in the results file (Meson sets them)\n"
         "  --report-tool=PATH  tools/report.py, named under the results line so students find it\n"
         "  --fail=MESSAGE, --skip=MESSAGE         stand in for a test that cannot run (e.g. a missing tool)\n"
@@ -55,11 +58,17 @@ void print_help() {
         "  --kernels=FILES --policy=FILES         before the build, check the student's files (relative to\n"
         "                      --submission, or absolute) against the policy files' rules (grader/policy.hpp)\n"
         "  --theory=PAGE       the lesson's theory page, named under a policy failure\n"
+        "  --thresholds=FILE   the lesson's declared thresholds: the supervisor recomputes every speed verdict\n"
+        "  --technique=FILE    the lesson's mechanism checks: a PASS also needs the technique in the compiled\n"
+        "                      kernels (grader/technique.hpp); --replaces=FILE=PATH: a known-bad PATH stands for FILE\n"
         "  --threshold-scale=X --results-dir=DIR --sanitizer=TOOL --sanitizer-path=PATH\n"
         "                      as the variables GRADER_THRESHOLD_SCALE (instructor knob, 1 = as shipped),\n"
         "                      GRADER_RESULTS_DIR, GRADER_SANITIZER (memcheck, racecheck), GRADER_SANITIZER_PATH;\n"
         "                      an option typed here beats the variable, which beats the option in an @FILE\n"
-        "environment: those four variables, and GRADER_TIMEOUT (--timeout beats it)\n"
+        "  --sms=N             grade as on a GPU of N SMs: every kernel of the run, the ceilings' too, runs on N\n"
+        "                      of this GPU's SMs (a green context; CUDA driver and toolkit 12.4+); all = every SM;\n"
+        "                      as the variable GRADER_SMS, in the same order (docs/thresholds.md, Other GPU shapes)\n"
+        "environment: those five variables, and GRADER_TIMEOUT (--timeout beats it)\n"
         "Run the lesson program itself (build/lesson01 -tc='01.1*') for cuda-gdb, ncu or compute-sanitizer:\n"
         "it then runs the exercises in one process and its verdicts count for nothing.\n");
 }
@@ -71,14 +80,17 @@ struct Options {
     std::vector<std::string> kernels;   ///< the student's files of the lesson, for the policy check
     std::vector<std::string> policy;    ///< the policy files: lessons/policy.txt and the lesson's own
     std::string theory;                 ///< the lesson's theory page
+    std::string thresholds;             ///< the lesson's thresholds.txt (declared_thresholds.hpp)
+    std::vector<std::string> technique_args;  ///< --technique=, --replaces= as given: the mechanism check's block reads them
     bool expect_policy = false;         ///< --expect-reject names policy
+    bool expect_compile = false;        ///< --expect-reject names compile: the build (the link) must fail
     std::vector<std::string> include, exclude;
     std::set<grader::Reason> expect_reject;
     std::vector<std::string> expect_words;
     int timeout_s = 0;
     bool list = false;
     /// Options that are also GRADER_* variables (grader::Layered says which value wins).
-    grader::Layered threshold_scale, results_dir, sanitizer, sanitizer_path;
+    grader::Layered threshold_scale, results_dir, sanitizer, sanitizer_path, sms;
 };
 
 // True when `arg` starts with `prefix`; the rest goes to `value`.
@@ -94,6 +106,7 @@ grader::Layered* layered_option(Options& o, const std::string& a, std::string& v
     if (option(a, "--results-dir=", value)) return &o.results_dir;
     if (option(a, "--sanitizer=", value)) return &o.sanitizer;
     if (option(a, "--sanitizer-path=", value)) return &o.sanitizer_path;
+    if (option(a, "--sms=", value)) return &o.sms;
     return nullptr;
 }
 
@@ -117,6 +130,7 @@ Options parse(const std::vector<grader::Argument>& args) {
             for (const std::string& word : grader::split_commas(v)) {
                 grader::Reason r = grader::reason_from_string(word);
                 if (word == "policy") o.expect_policy = true;  // the run's status, not an exercise's reason
+                else if (word == "compile") o.expect_compile = true;  // likewise: the build must fail
                 else if (r == grader::Reason::none || r == grader::Reason::skipped)
                     throw std::invalid_argument("--expect-reject: unknown reason '" + word + "'");
                 else o.expect_reject.insert(r);
@@ -142,6 +156,10 @@ Options parse(const std::vector<grader::Argument>& args) {
             o.policy = grader::split_commas(v);
         } else if (option(a, "--theory=", v)) {
             o.theory = v;
+        } else if (option(a, "--thresholds=", v)) {
+            o.thresholds = v;
+        } else if (option(a, "--technique=", v) || option(a, "--replaces=", v)) {
+            o.technique_args.push_back(a);  // mechanism check
         } else if (option(a, "--fail=", v)) {
             o.fail = v;
         } else if (option(a, "--skip=", v)) {
@@ -176,6 +194,20 @@ std::string threshold_scale(const Options& o) {
         throw std::invalid_argument("--threshold-scale=" + why.substr(why.find('=') + 1));
     }
     return text;
+}
+
+// The SM count to confine the run to, 0 for the whole GPU: --sms or GRADER_SMS, checked here
+// once; the error names the one given.
+int sms_count(const Options& o) {
+    bool from_variable = false;
+    const std::string text = o.sms.value(grader::settings().sms, &from_variable);
+    try {
+        return grader::parse_sms(text);
+    } catch (const std::invalid_argument& e) {
+        if (from_variable) throw;
+        const std::string why = e.what();  // "GRADER_SMS='…' is not …"
+        throw std::invalid_argument("--sms=" + why.substr(why.find('=') + 1));
+    }
 }
 
 int finish(grader::RunResult& r, int rc, const std::chrono::steady_clock::time_point& t0, const Options& o) {
@@ -295,6 +327,58 @@ int decide(const Options& o, const std::vector<grader::ExerciseResult>& results)
     return bad ? 1 : 0;
 }
 
+// ==== mechanism checks (issue #18) ==========================================================
+// Where speed cannot tell whether an exercise's technique was used, the student's compiled
+// kernels must show it (grader/technique.hpp; docs/thresholds.md, "Mechanism checks"). They
+// are read once, before the first exercise; a PASS without the technique becomes
+// FAIL [technique]. Without cuobjdump the check is not made and the run says so: it never
+// fails a student for want of a tool. Hooks elsewhere in this file say "mechanism check".
+
+// Reads the student's compiled files of the lesson as --technique (the lesson's rules) and
+// --replaces (a known-bad variant's file standing for a lesson file) ask; records in `r`
+// whether the check was made and prints a note where it was not.
+grader::TechniqueReport technique_check(const Options& o, grader::RunResult& r) {
+    std::string rules, v;
+    std::vector<std::pair<std::string, std::string>> replaced;
+    for (const std::string& a : o.technique_args) {
+        if (option(a, "--technique=", v)) rules = v;
+        else if (option(a, "--replaces=", v) && v.find('=') != std::string::npos)
+            replaced.emplace_back(v.substr(0, v.find('=')), v.substr(v.find('=') + 1));
+    }
+    if (rules.empty() || o.build.empty()) return {};  // no rules, or no build whose objects to read
+    grader::TechniqueRequest q;
+    q.rules = rules, q.theory = o.theory, q.cuobjdump = grader::find_cuobjdump();
+    // Meson compiles the student's files of target T into the objects of libT-student.a
+    // (the top-level meson.build), in the folder it keeps beside that archive.
+    q.objects_dir = o.build + "/lib" + o.target + "-student.a.p";
+    for (const std::string& k : o.kernels)
+        q.files.emplace_back(k.substr(k.find_last_of('/') + 1), !k.empty() && k[0] == '/' ? k : o.submission + "/" + k);
+    q.files.insert(q.files.end(), replaced.begin(), replaced.end());
+    const grader::TechniqueReport report = grader::check_techniques(q);
+    if (report.exercises.empty()) return report;
+    r.technique_check = report.unchecked.empty() ? "checked" : "not checked: " + report.not_checked;
+    if (!report.unchecked.empty()) {
+        std::string which;
+        for (const std::string& e : report.unchecked) which += (which.empty() ? "" : ", ") + e;
+        std::printf("   note: the technique of %s was not checked (%s); those verdicts rest on correctness and speed alone\n",
+                    which.c_str(), report.not_checked.c_str());
+    }
+    return report;
+}
+
+// One exercise's verdict with the check applied. A known-bad variant that must be rejected
+// for its technique cannot be judged where the technique was not checked: SKIP, not BAD.
+void technique_verdict(const grader::TechniqueReport& report, const Options& o, grader::Verdict& v) {
+    if (v.verdict == "PASS" && report.is_unchecked(v.exercise) && o.expect_reject.count(grader::Reason::technique)) {
+        v.verdict = "SKIP", v.reason = grader::Reason::skipped;
+        v.message = "a variant rejected for its technique cannot be judged when the technique is not checked (" +
+                    report.not_checked + ")";
+        return;
+    }
+    grader::apply_technique(report, v);
+}
+// ==== end of mechanism checks ===============================================================
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -324,6 +408,8 @@ int main(int argc, char** argv) {
     try {
         const std::string scale = threshold_scale(o);
         r.threshold_scale = grader::parse_scale(scale);
+        const int sms = sms_count(o);
+        r.sms_limit = sms;
         if (!o.fail.empty() || !o.skip.empty()) {
             const bool skip = o.fail.empty();
             std::printf("%s  %s: %s\n", skip ? "SKIP" : "FAIL", o.name.c_str(), (skip ? o.skip : o.fail).c_str());
@@ -334,11 +420,26 @@ int main(int argc, char** argv) {
         child.program = o.program;
         child.seed = o.seed.empty() ? (s.seed.empty() ? std::to_string(std::random_device{}() % 1000000000u) : s.seed) : o.seed;
         child.threshold_scale = scale;
+        child.sms = sms > 0 ? std::to_string(sms) : "";
         child.sanitizer = sanitizer, child.sanitizer_path = o.sanitizer_path.value(s.sanitizer_path);
         const int timeout = o.timeout_s > 0 ? o.timeout_s : std::atoi(s.timeout.empty() ? "180" : s.timeout.c_str());
         child.timeout_s = sanitizer.empty() ? timeout : 20 * timeout;
         r.seed = child.seed;
 
+        // A file the build was configured with, deleted since: say so, rather than let Ninja
+        // fail with "missing and no known rule to make it".
+        std::string gone;
+        for (const auto& k : o.kernels) {
+            const std::string path = !k.empty() && k[0] == '/' ? k : o.submission + "/" + k;
+            if (access(path.c_str(), F_OK) != 0) gone += (gone.empty() ? "" : ", ") + k;
+        }
+        if (!gone.empty()) {
+            const std::string msg = "missing in " + o.submission + ": " + gone +
+                                    " (deleted after the build was configured? copy it back from starter/ and complete it)";
+            std::printf("FAIL  %s: %s\n", o.name.c_str(), msg.c_str());
+            r.status = "missing_files", r.status_message = msg;
+            return finish(r, 1, t0, o);
+        }
         if (!o.missing.empty()) {
             // The submission lacked files when the build was configured. If the student has
             // copied them in since, reconfigure and go on: no `meson setup --reconfigure` needed.
@@ -392,9 +493,24 @@ int main(int argc, char** argv) {
         if (!o.build.empty()) {
             const std::string errors = build_program(o);
             if (!errors.empty()) {
-                std::printf("FAIL  %s: [compile] your code did not compile; the other lessons still run:%s\n", o.name.c_str(),
-                            errors.c_str());
+                int rc = 1;
+                if (o.expect_words.empty())
+                    std::printf("FAIL  %s: [compile] your code did not compile; the other lessons still run:%s\n",
+                                o.name.c_str(), errors.c_str());
+                else if (o.expect_compile)
+                    std::printf("OK    %s: the known-bad variant was rejected [compile], as it must be:%s\n", o.name.c_str(),
+                                errors.c_str()),
+                        rc = 0;
+                else
+                    std::printf("BAD   %s: the known-bad variant did not build, not an expected reason:%s\n", o.name.c_str(),
+                                errors.c_str());
                 r.status = "compile_error", r.status_message = "did not compile:" + errors;
+                return finish(r, rc, t0, o);
+            }
+            if (o.expect_compile && o.expect_reject.empty()) {
+                // A variant only the build can reject (it would pass if it linked): it must not build.
+                std::printf("BAD   %s: the known-bad variant built, which the sealed grader must prevent\n", o.name.c_str());
+                r.status = "error", r.status_message = "the known-bad variant built, which the sealed grader must prevent";
                 return finish(r, 1, t0, o);
             }
         }
@@ -410,11 +526,26 @@ int main(int argc, char** argv) {
             for (const auto& e : l.exercises) std::printf("%s\n", e.c_str());
             return 0;
         }
-        const std::string why = grader::gpu_unusable_reason();
+        // --sms: the green context must be current before this process's first CUDA runtime
+        // call (the one just below), so that the runtime adopts it and the ceilings are those
+        // of the partition. Where it fails for want of a GPU, the GPU check says so: SKIP.
+        bool sms_unsupported = false;
+        const std::string sms_failed = sms > 0 ? grader::limit_sms(sms, &sms_unsupported) : "";
+        std::string why = grader::gpu_unusable_reason();
         if (!why.empty()) {
+            // Say what did work: a student without a GPU still learns the code builds and passes the policy.
+            why = std::string(o.policy.empty() ? "" : "policy OK, ") + (o.build.empty() ? "" : "compiled, ") +
+                  std::to_string(l.exercises.size()) + " exercises listed; " + why +
+                  (why.rfind("no CUDA GPU", 0) == 0 ? " (README, \"No GPU here?\")" : "");
             std::printf("SKIP %s: %s\n", o.name.c_str(), why.c_str());
             r.status = "skipped", r.status_message = why;
             return finish(r, kSkip, t0, o);
+        }
+        if (!sms_failed.empty()) {
+            const std::string msg = sms_unsupported ? grader::kGreenContextsNeeded + sms_failed : sms_failed;
+            std::printf("FAIL %s: %s\n", o.name.c_str(), msg.c_str());
+            r.status = "error", r.status_message = msg;
+            return finish(r, 1, t0, o);
         }
         const std::vector<std::string> chosen = grader::filter_names(l.exercises, o.include, o.exclude);
         if (chosen.empty()) {
@@ -426,10 +557,23 @@ int main(int argc, char** argv) {
         }
 
         r.has_gpu = true, r.gpu = grader::gpu();
+        child.l2_bytes = double(r.gpu.l2_bytes);
+        if (!o.thresholds.empty()) {
+            std::string text, why;
+            if (!grader::read_text_file(o.thresholds, text, &why))
+                throw std::runtime_error("cannot read the thresholds file " + o.thresholds + ": " + why);
+            child.declared = grader::parse_declared(text, o.thresholds);
+        }
         std::printf("== %s · seed %s (same inputs again: --test-args='--seed=%s') · threshold scale %.2f\n", o.name.c_str(),
                     child.seed.c_str(), child.seed.c_str(), r.threshold_scale);
-        std::printf("   GPU  %s · %s · %d SMs · L2 %.0f MiB · %.1f GiB\n", r.gpu.name.c_str(), r.gpu.arch().c_str(), r.gpu.sms,
+        const std::string sms_text = r.gpu.sms_limited ? std::to_string(r.gpu.sms) + " of " + std::to_string(r.gpu.sms_total) +
+                                                             " SMs (green context)"
+                                                       : std::to_string(r.gpu.sms) + " SMs";
+        std::printf("   GPU  %s · %s · %s · L2 %.0f MiB · %.1f GiB\n", r.gpu.name.c_str(), r.gpu.arch().c_str(), sms_text.c_str(),
                     r.gpu.l2_bytes / 1048576.0, r.gpu.global_bytes / 1073741824.0);
+        if (r.gpu.sms_limited && r.gpu.sms != sms)
+            std::printf("   --sms=%d: the driver splits this GPU's SMs off in steps; the nearest count it gave is %d\n", sms,
+                        r.gpu.sms);
         if (!sanitizer.empty()) {
             std::printf("   under compute-sanitizer (%s): correctness only, no timing\n", sanitizer.c_str());
         } else {
@@ -445,11 +589,20 @@ int main(int argc, char** argv) {
             std::printf("   ceilings measured now: %s\n", line.c_str());
         }
         std::fflush(stdout);
-        cudaDeviceReset();  // each exercise gets the GPU in its own process
+        // Each exercise gets the GPU in its own process, with no context of ours on it. The
+        // green context of --sms goes first: cudaDeviceReset() refuses while it is current
+        // (cudaErrorNotPermitted, seen on an H200 with driver 580).
+        if (r.gpu.sms_limited) {
+            const std::string failed = grader::release_sms_limit();
+            if (!failed.empty()) std::printf("   note: releasing the green context of --sms: %s\n", failed.c_str());
+        }
+        cudaDeviceReset();
+        const grader::TechniqueReport technique = technique_check(o, r);  // mechanism check
 
         for (const std::string& name : chosen) {
             grader::ExerciseResult e = grader::run_exercise_process(child, name);
             if (e.verdict.verdict == "FAIL" && e.verdict.theory.empty()) e.verdict.theory = "read " + l.theory;
+            technique_verdict(technique, o, e.verdict);  // mechanism check
             std::fputs(grader::verdict_lines(e.verdict).c_str(), stdout);
             std::fflush(stdout);
             r.exercises.push_back(e);

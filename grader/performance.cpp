@@ -7,7 +7,8 @@
 
 namespace grader {
 
-Target target_for(const Performance& p, const Ceilings& c, double scale) {
+namespace {
+Target one_target(const Performance& p, const Ceilings& c, double scale) {
     if (!(p.fraction > 0) || !(scale > 0)) throw std::invalid_argument("target_for: fraction and scale must be positive");
     Target t;
     char buf[96];
@@ -30,7 +31,18 @@ Target target_for(const Performance& p, const Ceilings& c, double scale) {
         else std::snprintf(buf, sizeof buf, "copy %.0f GB/s", copy);
     }
     t.ceiling = buf;
+    t.fraction = p.fraction;
     t.required_ms = t.floor_ms / (p.fraction * scale);
+    return t;
+}
+}  // namespace
+
+Target target_for(const Performance& p, const Ceilings& c, double scale) {
+    Target t = one_target(p, c, scale);
+    for (const Performance& a : p.alternatives) {
+        const Target u = one_target(a, c, scale);
+        if (u.required_ms > t.required_ms) t = u;
+    }
     return t;
 }
 

@@ -4,6 +4,7 @@
 ///        and this file does the arithmetic (pure host code, unit-tested without a GPU).
 #pragma once
 #include <string>
+#include <vector>
 
 #include "grader/ceilings.hpp"
 #include "grader/timing.cuh"
@@ -33,7 +34,9 @@ struct Baseline {
 struct Performance {
     double bytes = 0;     ///< minimal bytes read + written (each input once, each output once)
     double flops = 0;     ///< useful floating-point operations
-    double fraction = 0;  ///< required fraction of the ceiling
+    /// Required fraction of the ceiling. Lessons leave it 0: Exercise::grade() takes it from
+    /// the lesson's thresholds.txt (declared_thresholds.hpp), which the supervisor reads too.
+    double fraction = 0;
     /// Empty: the ceiling is this GPU's roofline, min(copy bandwidth × intensity, FMA peak).
     /// Otherwise the name of a baseline timed on the same work in the same run.
     std::string baseline;
@@ -41,17 +44,25 @@ struct Performance {
     /// How the calls are timed: CUDA events on the default stream, or the host clock until the
     /// device is idle (Clock::wall, for work spread over streams on purpose: lesson 07).
     Clock clock = Clock::events;
+    /// More thresholds, of which the lowest applies (lesson 06: the step before × a gain, or
+    /// a share of the block-sum ceiling, whichever a GPU's memory lets a correct step reach).
+    std::vector<Performance> alternatives;
 };
 
-/// A memory-bound exercise: `fraction` of the copy bandwidth.
-inline Performance memory_bound(double bytes, double fraction) { return {bytes, 0, fraction, "", 0}; }
+/// A memory-bound exercise, against the copy bandwidth.
+inline Performance memory_bound(double bytes) { return {bytes, 0, 0, "", 0}; }
 /// Any exercise against the roofline of this GPU.
-inline Performance roofline(double bytes, double flops, double fraction) { return {bytes, flops, fraction, "", 0}; }
+inline Performance roofline(double bytes, double flops) { return {bytes, flops, 0, "", 0}; }
 /// An exercise against a routine timed on the same work (cuBLAS, CUB, a shape ceiling).
-inline Performance versus(const std::string& name, double ms, double bytes, double flops, double fraction) {
-    return {bytes, flops, fraction, name, ms};
+inline Performance versus(const std::string& name, double ms, double bytes, double flops) {
+    return {bytes, flops, 0, name, ms};
 }
-inline Performance versus(const Baseline& b, double fraction) { return versus(b.name, b.ms, b.work.bytes, b.work.flops, fraction); }
+inline Performance versus(const Baseline& b) { return versus(b.name, b.ms, b.work.bytes, b.work.flops); }
+/// The lower of two thresholds (thresholds.txt declares both fractions).
+inline Performance lower_of(Performance a, Performance b) {
+    a.alternatives.push_back(std::move(b));
+    return a;
+}
 
 /// The threshold worked out for one exercise on one GPU.
 struct Target {
@@ -60,13 +71,15 @@ struct Target {
     bool in_flops = false;   ///< figures in GFLOP/s (compute-bound or flop-counted baseline) or GB/s
     std::string ceiling;     ///< e.g. "copy 2950 GB/s", "cuBLAS SGEMM 51200 GFLOP/s"
     double ceiling_figure = 0;
+    double fraction = 0;     ///< of the ceiling that applies
 
     /// GB/s or GFLOP/s achieved by a call that took `ms`.
     double figure(const Performance& p, double ms) const { return (in_flops ? p.flops : p.bytes) / (ms * 1e6); }
     const char* unit() const { return in_flops ? "GFLOP/s" : "GB/s"; }
 };
 
-/// Threshold = ceiling × fraction × scale (scale is the instructor's knob).
+/// Threshold = ceiling × fraction × scale (scale is the instructor's knob); with
+/// alternatives, the lowest of their thresholds (the longest time allowed).
 Target target_for(const Performance& p, const Ceilings& c, double scale);
 
 /// True when `ms` is faster than this GPU can physically do the work: more bytes than

@@ -61,14 +61,16 @@ std::string results_json(const RunResult& r) {
         .add("seed", r.seed)
         .add("threshold_scale", r.threshold_scale)
         .add("sanitizer", r.sanitizer)
+        .add("sms_limit", r.sms_limit)
         .add_raw("filters", array(r.filters))
         .add_raw("expect_reject", array(r.expect_reject))
         .add("status", r.status)
-        .add("status_message", r.status_message);
+        .add("status_message", r.status_message)
+        .add("technique_check", r.technique_check);
     if (r.has_gpu) {
         JsonObject gpu;
         gpu.add("name", r.gpu.name).add("arch", r.gpu.arch()).add("sms", r.gpu.sms).add("l2_bytes", r.gpu.l2_bytes);
-        gpu.add("memory_bytes", r.gpu.global_bytes);
+        gpu.add("memory_bytes", r.gpu.global_bytes).add("sms_total", r.gpu.sms_total);
         doc.add_raw("gpu", gpu.str());
     } else {
         doc.add_raw("gpu", "null");

@@ -34,11 +34,15 @@ struct RunResult {
     std::string seed;
     double threshold_scale = 1;
     std::string sanitizer;            ///< "", "memcheck" or "racecheck"
+    int sms_limit = 0;                ///< --sms=N as asked (gpu.sms: the SMs obtained); 0 for the whole GPU
     std::vector<std::string> filters; ///< -tc / -tce as given
     std::vector<std::string> expect_reject;
     /// graded, skipped, missing_files, policy, compile_error, no_match or error
     std::string status = "graded";
     std::string status_message;
+    /// The mechanism check (technique.hpp): "" where the lesson has none or the run ended
+    /// before the exercises, "checked", or "not checked: " and why (no cuobjdump, say)
+    std::string technique_check;
     bool has_gpu = false;
     GpuInfo gpu;
     Ceilings ceilings;

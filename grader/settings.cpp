@@ -42,6 +42,7 @@ Settings read_and_scrub_environment() {
     s.sanitizer = take(env::sanitizer);
     s.sanitizer_path = take(env::sanitizer_path);
     s.timeout = take(env::timeout);
+    s.sms = take(env::sms);
     s.seed = take(env::seed);
     s.ceilings = take(env::ceilings);
     s.mode = take(env::mode);
@@ -65,6 +66,17 @@ Settings read_and_scrub_environment() {
 }
 
 const Settings& settings() { return storage(); }
+
+int parse_sms(const std::string& text) {
+    if (text.empty() || text == "all") return 0;
+    // Digits only (no sign, no spaces, no "16.5"); six of them at most, so stoi cannot overflow.
+    const bool digits = text.size() <= 6 && text.find_first_not_of("0123456789") == std::string::npos;
+    const int n = digits ? std::stoi(text) : 0;
+    if (n < 1 || n > 100000)
+        throw std::invalid_argument(std::string(env::sms) + "='" + text +
+                                    "' is not a number of SMs: give a whole number from 1 to the GPU's SM count, or all");
+    return n;
+}
 
 std::vector<Argument> expand_argument_files(const std::vector<std::string>& args) {
     std::vector<Argument> out;

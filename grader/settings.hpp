@@ -17,15 +17,16 @@
 
 namespace grader {
 
-/// Environment variables, in one place. The first four are also options of the supervisor
-/// (`--threshold-scale=` and so on; see Layered); Meson's memcheck and racecheck setups set
-/// GRADER_SANITIZER. The supervisor sets the rest for each exercise's process.
+/// Environment variables, in one place. The first four and GRADER_SMS are also options of the
+/// supervisor (`--threshold-scale=` and so on; see Layered); Meson's memcheck and racecheck
+/// setups set GRADER_SANITIZER. The supervisor sets the rest for each exercise's process.
 namespace env {
 inline constexpr const char* threshold_scale = "GRADER_THRESHOLD_SCALE";  ///< instructor knob, 1 = as shipped
 inline constexpr const char* results_dir = "GRADER_RESULTS_DIR";          ///< where the supervisor writes results
 inline constexpr const char* sanitizer = "GRADER_SANITIZER";              ///< memcheck or racecheck (test setups)
 inline constexpr const char* sanitizer_path = "GRADER_SANITIZER_PATH";    ///< the compute-sanitizer to run exercises in
 inline constexpr const char* timeout = "GRADER_TIMEOUT";                  ///< seconds per exercise
+inline constexpr const char* sms = "GRADER_SMS";                          ///< SMs to confine the run to (sm_limit.cuh); "" or "all": the whole GPU
 inline constexpr const char* seed = "GRADER_SEED";
 inline constexpr const char* ceilings = "GRADER_CEILINGS";
 inline constexpr const char* mode = "GRADER_MODE";        ///< "list" or "run": set by the supervisor only
@@ -37,6 +38,7 @@ inline constexpr const char* key_file = "GRADER_KEY_FILE";  ///< the report's ke
 /// What a process was started with. Read-only after the start-up constructor.
 struct Settings {
     std::string threshold_scale, results_dir, sanitizer, sanitizer_path, timeout, seed, ceilings;
+    std::string sms;  ///< GRADER_SMS as given (parse_sms reads it)
     std::string mode, exercise, report;
     std::array<uint8_t, 16> key{};  ///< from the key file; all zero when there is none
     bool has_key = false;
@@ -51,6 +53,11 @@ const Settings& settings();
 /// and consumes the key file (read, then unlinked). Runs once, from a start-up constructor;
 /// exposed for the unit tests.
 Settings read_and_scrub_environment();
+
+/// The SM count of `--sms=` or GRADER_SMS: a whole number from 1 to 100000, or 0 for "" and
+/// "all" (the whole GPU, no limit). Throws std::invalid_argument naming GRADER_SMS otherwise
+/// (the supervisor renames it to --sms when the option gave the text, as for the scale).
+int parse_sms(const std::string& text);
 
 /// One argument of the supervisor, and whether it came from an argument file.
 struct Argument {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "grader/supervisor.hpp"
+#include "grader/session.hpp"
 #include "grader/text_file.hpp"
 
 #include <fcntl.h>
@@ -9,6 +10,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cmath>
 #include <chrono>
 #include <cstring>
 #include <fstream>
@@ -103,7 +105,8 @@ std::vector<std::string> child_env(const ChildSettings& s, const Scratch& dir, c
             "GRADER_SEED=" + s.seed,
             "GRADER_CEILINGS=" + s.ceilings,
             "GRADER_THRESHOLD_SCALE=" + s.threshold_scale,
-            "GRADER_SANITIZER=" + s.sanitizer};
+            "GRADER_SANITIZER=" + s.sanitizer,
+            "GRADER_SMS=" + s.sms};
 }
 
 // Under the memcheck and racecheck setups each exercise's process runs inside
@@ -153,6 +156,36 @@ std::string exit_text(int status) {
     return "exited with code " + std::to_string(WEXITSTATUS(status));
 }
 
+// The supervisor's own speed verdicts (declared_thresholds.hpp), one per grade the exercise
+// reported, compared with what the exercise's process said: "" when they agree, else why its
+// report cannot be trusted. Every grade but the last must have passed (a failed grade ends
+// the exercise); the last must match the process's verdict.
+std::string recheck(const ChildSettings& s, const Report& r) {
+    if (r.get("perf_graded") != "true" || !s.sanitizer.empty()) return "";
+    const std::string verdict = r.get("verdict");
+    const Reason reported = reason_from_string(r.get("reason"));
+    const bool speed_verdict = verdict == "PASS" || reported == Reason::slow || reported == Reason::impossible;
+    const auto grades = timed_reports(r);
+    if (grades.empty()) return speed_verdict ? "the exercise was graded on speed but reported no timing" : "";
+    const Ceilings ceilings = Ceilings::from_text(s.ceilings);
+    const double scale = parse_scale(s.threshold_scale);
+    for (size_t i = 0; i < grades.size(); ++i) {
+        const bool last = i + 1 == grades.size();
+        if (last && !speed_verdict) return "";  // it failed after timing, for another reason
+        const Declared* d = find_declared(s.declared, grades[i].first);
+        if (!d) return "the exercise reported a grade '" + grades[i].first + "' that the lesson's thresholds.txt does not declare";
+        const SpeedVerdict v = recheck_speed(*d, ceilings, scale, s.l2_bytes, grades[i].second);
+        if (v.reason == Reason::crash) return v.message;
+        const Reason theirs = last && verdict != "PASS" ? reported : Reason::none;
+        if (theirs != v.reason)
+            return "the exercise's process reported " + std::string(theirs == Reason::none ? "PASS" : to_string(theirs)) +
+                   " for " + grades[i].first + " where the supervisor's recomputation gives " +
+                   (v.reason == Reason::none ? "PASS" : to_string(v.reason)) +
+                   ": the grader's state was changed inside that process, so its report cannot be trusted";
+    }
+    return "";
+}
+
 }  // namespace
 
 Listing list_exercises(const ChildSettings& s) {
@@ -196,9 +229,11 @@ ExerciseResult run_exercise_process(const ChildSettings& s, const std::string& e
         return failed(exercise, Reason::crash, why);
     }
     if (r.get("echo_seed") != s.seed || r.get("echo_ceilings") != s.ceilings ||
-        r.get("echo_threshold_scale") != s.threshold_scale || r.get("echo_sanitizer") != s.sanitizer)
+        r.get("echo_threshold_scale") != s.threshold_scale || r.get("echo_sanitizer") != s.sanitizer ||
+        r.get("echo_sms") != s.sms)
         return failed(exercise, Reason::crash, "the grader's settings were changed inside the exercise's process");
     ExerciseResult e;
+    if (const std::string why = recheck(s, r); !why.empty()) return failed(exercise, Reason::crash, why);
     e.verdict.exercise = exercise;
     e.verdict.verdict = r.get("verdict");
     e.verdict.reason = reason_from_string(r.get("reason"));

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "grader/declared_thresholds.hpp"
 #include "grader/results.hpp"
 #include "grader/sealed_report.hpp"
 
@@ -17,7 +18,12 @@ namespace grader {
 struct ChildSettings {
     std::string program;  ///< the lesson program
     std::string seed, ceilings, threshold_scale, sanitizer, sanitizer_path;
+    std::string sms;      ///< --sms: the SM count as text, "" for the whole GPU
     int timeout_s = 180;  ///< per exercise (already multiplied under a sanitizer)
+    /// The lesson's thresholds.txt as the supervisor read it, and the GPU's L2 size: every
+    /// speed verdict is recomputed from these and the ceilings (declared_thresholds.hpp).
+    std::vector<Declared> declared;
+    double l2_bytes = 0;
 };
 
 /// The lesson program's answer to "list": its lesson, exercises and the extra ceilings it

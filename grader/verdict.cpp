@@ -7,7 +7,8 @@ namespace grader {
 
 namespace {
 constexpr Reason kAll[] = {Reason::none,       Reason::wrong,   Reason::bounds, Reason::fault, Reason::slow,
-                           Reason::impossible, Reason::untimed, Reason::hang,   Reason::crash, Reason::skipped};
+                           Reason::impossible, Reason::untimed, Reason::hang,   Reason::crash, Reason::technique,
+                           Reason::skipped};
 }
 
 const char* to_string(Reason r) {
@@ -21,6 +22,7 @@ const char* to_string(Reason r) {
         case Reason::untimed: return "untimed";
         case Reason::hang: return "hang";
         case Reason::crash: return "crash";
+        case Reason::technique: return "technique";
         case Reason::skipped: return "skipped";
     }
     return "none";

@@ -18,6 +18,7 @@ enum class Reason {
     untimed,     ///< the launcher left work running past the timed interval (another stream)
     hang,        ///< the exercise's process did not finish in time
     crash,       ///< the process died, exited early, or sent no sealed report
+    technique,   ///< correct (and fast enough) without this exercise's technique: its compiled code lacks it (technique.hpp)
     skipped,
 };
 const char* to_string(Reason r);

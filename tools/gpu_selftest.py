@@ -14,6 +14,13 @@ variant and the grader's unit tests, and checks the course's promises in one tab
 Usage (on a machine with a GPU, from the repository root):
     python3 tools/gpu_selftest.py [--lessons lesson01,lesson06] [--repeat 3]
                                   [--memcheck] [--memcheck-timeout 300] [--build-root DIR]
+                                  [--sms all,16,33,66]
+
+With --sms, the test phase runs once per SM count of the list ("all": the whole GPU), each
+test confined to that many SMs (GRADER_SMS, the supervisor's --sms: docs/thresholds.md,
+"Other GPU shapes"), and the promises are checked per count: one table each. Its
+repetitions are kept in <build>/selftest/sms-<count>/repK/; memcheck, when asked, runs under
+the list's first count and belongs to its table; --save-measured saves the "all" count only.
 
 Both trees are built once; the test phase (references with their known-bad variants and the
 unit tests, then the starters) runs N times, and each run's results files and Meson test log
@@ -394,8 +401,12 @@ def evaluate(runs, memcheck=None, margin=MARGIN):
     problems += memcheck_findings(memcheck, lessons)
     mapped = {b for row in rows for b in row["summary"]["known_bad"]}
     unmapped = sorted({b for run in runs for lesson in lessons for b in known_bad(run, lesson)} - mapped)
-    gpu = next((d["gpu"].get("name") for run in runs for d in run["ref"]["docs"].values() if d.get("gpu")), None)
-    return {"margin": margin, "repetitions": n, "gpu": gpu, "rows": rows, "flips": flips,
+    gpus = [d["gpu"] for run in runs for d in run["ref"]["docs"].values() if isinstance(d.get("gpu"), dict)]
+    gpu = next((g.get("name") for g in gpus), None)
+    # The SMs the run used and the GPU's (sms_total: results files since --sms; older ones lack it).
+    sms = next((g.get("sms") for g in gpus if g.get("sms") is not None), None)
+    sms_total = next((g.get("sms_total") for g in gpus if g.get("sms_total") is not None), sms)
+    return {"margin": margin, "repetitions": n, "gpu": gpu, "sms": sms, "sms_total": sms_total, "rows": rows, "flips": flips,
             "wall_times": wall_times(runs), "unit_tests": unit_tests, "unmapped_known_bad": unmapped,
             "memcheck": memcheck, "problems": problems, "notes": notes}
 
@@ -460,8 +471,8 @@ def render_markdown(report):
     rows = report["rows"]
     body = [table_cells(r) for r in rows]
     widths = [max(len(str(x)) for x in col) for col in zip(COLUMNS, *body)]
-    lines = [f"GPU self-test on {report['gpu'] or 'no GPU'} · {report.get('date', '')} · {fmt(report.get('elapsed_s'))} s"
-             f" · {n} repetition{'s' if n > 1 else ''} · margin {m:.2f}"]
+    lines = [f"GPU self-test on {report['gpu'] or 'no GPU'}{sms_heading(report)} · {report.get('date', '')} · "
+             f"{fmt(report.get('elapsed_s'))} s · {n} repetition{'s' if n > 1 else ''} · margin {m:.2f}"]
     lines += [x for x in [units_line(rows)] if x]
     lines.append(f"ref/thr = reference figure / threshold; thr/starter = the starter run's threshold / its figure; "
                  f"both >= {m:.2f} (docs/thresholds.md, Margins)"
@@ -480,15 +491,75 @@ def render_markdown(report):
     return "\n".join(lines)
 
 
+# ====================================================================== an SM sweep
+
+def parse_sms_list(text):
+    """The SM counts of --sms, in the order given, each once: "all" (the whole GPU) or a whole
+    number >= 1 as text ("16"). argparse type: raises ArgumentTypeError for anything else."""
+    counts = []
+    for item in (x.strip() for x in text.split(",")):
+        if item != "all" and not (item.isdigit() and int(item) >= 1):
+            raise argparse.ArgumentTypeError(f"'{item}' is not an SM count: give whole numbers >= 1 or all, e.g. all,16,66")
+        counts.append(item if item == "all" else str(int(item)))
+    return distinct(counts)
+
+
+def sms_env(count):
+    """The environment a test phase under one SM count adds: GRADER_SMS, which the supervisor
+    reads like its --sms option (an option typed on its command line would beat it). "all" is
+    set too, so that a GRADER_SMS of the caller's shell does not leak into the whole-GPU table."""
+    return {"GRADER_SMS": count}
+
+
+def archive_name(count, k):
+    """Where repetition k is archived under <build>/selftest/: repK, or sms-<count>/repK in a sweep."""
+    return f"rep{k}" if count is None else f"sms-{count}/rep{k}"
+
+
+def sms_heading(report):
+    """" · 16 of 132 SMs (--sms=16)" for a report of a sweep, from what the results files say;
+    "" outside a sweep."""
+    count = report.get("sms_count")
+    if count is None:
+        return ""
+    used, total = report.get("sms"), report.get("sms_total")
+    if count == "all":
+        return f" · all {total} SMs" if total else " · all SMs"
+    shape = f"{used} of {total} SMs" if used and total else "? SMs"
+    return f" · {shape} (--sms={count})"
+
+
+def evaluate_sweep(groups, memcheck=None, margin=MARGIN):
+    """One report per SM count: groups is [(count, runs)] in the sweep's order; memcheck belongs
+    to the first count's (it ran under it)."""
+    reports = []
+    for i, (count, runs) in enumerate(groups):
+        report = evaluate(runs, memcheck if i == 0 else None, margin)
+        report["sms_count"] = count
+        reports.append(report)
+    return reports
+
+
+def render_sweep(reports):
+    """The tables of a sweep, one per SM count, then one line per count saying whether its
+    promises hold."""
+    parts = [render_markdown(r) for r in reports]
+    summary = " · ".join(f"{r['sms_count']}: " + (f"{len(r['problems'])} problem{'s' if len(r['problems']) > 1 else ''}"
+                                                   if r["problems"] else "all promises hold") for r in reports)
+    return "\n\n".join(parts) + f"\n\nSM sweep: {summary}"
+
+
 # ====================================================================== building and running
 
-def sh(cmd, log, check=True, timeout=None):
-    """Runs cmd, appending its output to the log file; returns the exit code (124: timed out)."""
+def sh(cmd, log, check=True, timeout=None, env=None):
+    """Runs cmd, appending its output to the log file; returns the exit code (124: timed out).
+    env: variables to add to this process's environment for the command."""
     with open(log, "a") as f:
-        f.write(f"\n$ {' '.join(cmd)}\n")
+        f.write(f"\n$ {''.join(f'{k}={v} ' for k, v in (env or {}).items())}{' '.join(cmd)}\n")
         f.flush()
         try:
-            rc = subprocess.call(cmd, stdout=f, stderr=subprocess.STDOUT, cwd=ROOT, timeout=timeout)
+            rc = subprocess.call(cmd, stdout=f, stderr=subprocess.STDOUT, cwd=ROOT, timeout=timeout,
+                                 env={**os.environ, **env} if env else None)
         except subprocess.TimeoutExpired:
             rc = 124
     if check and rc != 0:
@@ -546,21 +617,22 @@ def archive(build, name, setup_name=""):
     return dest
 
 
-def run_repetition(ref, sta, ref_which, sta_which, name, log):
+def run_repetition(ref, sta, ref_which, sta_which, name, log, env=None):
     """One test phase: the references (lessons, known-bad, unit tests), then the starters, each
-    archived under `name`; returns the repetition as load_run reads it."""
+    archived under `name`; returns the repetition as load_run reads it. env: added to the
+    tests' environment (an SM count of a sweep)."""
     for b in (ref, sta):
         clear_outputs(b)
-    sh(["meson", "test", "-C", str(ref), "--no-rebuild"] + ref_which, log, check=False)
-    sh(["meson", "test", "-C", str(sta), "--no-rebuild"] + sta_which, log, check=False)
+    sh(["meson", "test", "-C", str(ref), "--no-rebuild"] + ref_which, log, check=False, env=env)
+    sh(["meson", "test", "-C", str(sta), "--no-rebuild"] + sta_which, log, check=False, env=env)
     return load_run(archive(ref, name), archive(sta, name))
 
 
-def run_memcheck(ref, which, timeout, log):
+def run_memcheck(ref, which, timeout, log, env=None):
     """The references under compute-sanitizer memcheck, bounded in time: {"timed_out", "tests"}."""
     clear_outputs(ref)
     rc = sh(["meson", "test", "-C", str(ref), "--no-rebuild", "--setup", "memcheck"] + which, log, check=False,
-            timeout=timeout)
+            timeout=timeout, env=env)
     dest = archive(ref, "memcheck", "memcheck")
     return {"timed_out": rc == 124, "tests": {} if rc == 124 else read_testlog(dest / "testlog.json", stdout=False)}
 
@@ -609,7 +681,10 @@ def parse_args(argv=None):
                     help="the course revision to record in the results files (default: git describe)")
     ap.add_argument("--save-measured", action="store_true",
                     help="copy the last repetition's lesson results to docs/measured/<gpu>/ for the docs' charts "
-                         "(only when every promise holds)")
+                         "(only when every promise holds; in a sweep, those of the count all)")
+    ap.add_argument("--sms", type=parse_sms_list, default=None, metavar="COUNTS",
+                    help="a sweep: run the test phase once per SM count (e.g. all,16,33,66; all = the whole GPU), "
+                         "each confined to that many SMs with a green context, one table per count")
     return ap.parse_args(argv)
 
 
@@ -632,24 +707,44 @@ def main(argv=None):
     sel = [x for x in args.lessons.split(",") if x]
     ref_which = sel_bad(ref, sel) if sel else ["--suite", "lessons", "--suite", "known-bad", "--suite", "grader"]
     sta_which = sel or ["--suite", "lessons"]
-    runs = [run_repetition(ref, sta, ref_which, sta_which, f"rep{k}", log) for k in range(1, args.repeat + 1)]
-    memcheck = run_memcheck(ref, sel or ["--suite", "lessons"], args.memcheck_timeout, log) if args.memcheck else None
+    # Without --sms, one group with the caller's environment as it is (None: no sweep).
+    counts = args.sms or [None]
+    groups = []
+    for count in counts:
+        env = sms_env(count) if count is not None else None
+        groups.append((count, [run_repetition(ref, sta, ref_which, sta_which, archive_name(count, k), log, env)
+                               for k in range(1, args.repeat + 1)]))
+    first_env = sms_env(counts[0]) if counts[0] is not None else None
+    memcheck = run_memcheck(ref, sel or ["--suite", "lessons"], args.memcheck_timeout, log, first_env) if args.memcheck else None
 
-    report = evaluate(runs, memcheck)
-    report.update(date=time.strftime("%Y-%m-%d"), elapsed_s=round(time.time() - t0, 1))
-    text = render_markdown(report)
+    stamp = {"date": time.strftime("%Y-%m-%d"), "elapsed_s": round(time.time() - t0, 1)}
+    if args.sms is None:
+        report = evaluate(groups[0][1], memcheck)
+        report.update(stamp)
+        reports = [report]
+        text = render_markdown(report)
+        data = json.dumps(report, indent=1) + "\n"
+    else:
+        reports = evaluate_sweep(groups, memcheck)
+        for r in reports:
+            r.update(stamp)
+        text = render_sweep(reports)
+        data = json.dumps({"sms_sweep": reports}, indent=1) + "\n"
     print(text)
-    data = json.dumps(report, indent=1) + "\n"
     (root / "selftest.json").write_text(data)
     if os.environ.get("OUT"):
         pathlib.Path(os.environ["OUT"]).mkdir(parents=True, exist_ok=True)
         pathlib.Path(os.environ["OUT"], "selftest.md").write_text(text + "\n")
         pathlib.Path(os.environ["OUT"], "selftest.json").write_text(data)
-    if args.save_measured and not report["problems"] and report.get("gpu"):
-        last = f"rep{args.repeat}"
-        dest = save_measured(ref / ARCHIVE / last, sta / ARCHIVE / last, report["gpu"], ROOT / "docs" / "measured")
+    # The docs chart the whole GPU: in a sweep, the count all's results, if it ran.
+    whole = next(((c, r) for c, r in zip(counts, reports) if c in (None, "all")), None)
+    if args.save_measured and whole is None:
+        print("results not saved for the docs: --save-measured saves the whole GPU's, and the sweep has no count all")
+    elif args.save_measured and not whole[1]["problems"] and whole[1].get("gpu"):
+        last = archive_name(whole[0], args.repeat)
+        dest = save_measured(ref / ARCHIVE / last, sta / ARCHIVE / last, whole[1]["gpu"], ROOT / "docs" / "measured")
         print(f"results saved for the docs: {dest} (commit them; the docs build charts them)")
-    return 1 if report["problems"] else 0
+    return 1 if any(r["problems"] for r in reports) else 0
 
 
 if __name__ == "__main__":

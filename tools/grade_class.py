@@ -9,19 +9,21 @@ SUBMISSIONS holds one entry per student: a folder that mirrors starter/, or a .z
 .tgz or .tar of one (an extra top-level folder inside is fine). The student's name is the
 entry's name without the archive suffix. GRADES receives:
 
-  gradebook.csv                  a row per student: per exercise its verdict and points; totals,
-                                 seed and grader revision
+  gradebook.csv                  a row per student: per exercise its verdict, points and what it
+                                 was copied from; totals, seed and grader revision
   junit/<student>.xml            a test case per exercise, the verdict line as message
   gradescope/<student>/results.json   Gradescope's autograder results format
   report.html                    pass rates, the speed of every submission against each
                                  threshold, the fastest and slowest, a section per student
   students/<student>/            record.json, the grader's results files, build and test logs
 
-Each submission is copied read-only, configured (`meson setup -Dkernels=COPY`), built (CPU,
---jobs at a time) and tested (`meson test`, one submission at a time per GPU), inside a
-bubblewrap sandbox: no network, nothing writable but its own build, no other student's work
-in sight. A compile error, a missing file or a policy finding fails that lesson only; a
-kernel file identical to the starter's is NOT ATTEMPTED. Re-running skips the students
+The grader is compiled once per class, in GRADES/work/grader. Each submission is copied
+read-only, configured (`meson setup -Dkernels=COPY -Dprebuilt_grader=GRADES/work/grader`),
+built (its own files only; CPU, --jobs at a time) and tested (`meson test`, one submission
+at a time per GPU), inside a bubblewrap sandbox: no network, nothing writable but its own
+build, no other student's work in sight. A compile error, a missing file or a policy
+finding fails that lesson only; a kernel file identical to the starter's is NOT ATTEMPTED;
+one that matches a kernel shipped with the course is flagged (copied from). Re-running skips the students
 already graded (unless --force, or their submission changed); --only re-grades one.
 docs/class_grading.md is the full guide (what the sandbox does and does not isolate)."""
 import argparse
@@ -31,10 +33,11 @@ import pathlib
 import random
 import subprocess
 import sys
+import time
 
 TOOLS = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(TOOLS))
-from class_grading import course, grading, outputs, sandbox, slurm  # noqa: E402
+from class_grading import copies, course, grading, outputs, sandbox, slurm  # noqa: E402
 from class_grading.submissions import entry_hash, find_entries  # noqa: E402
 
 ROOT = TOOLS.parent
@@ -73,8 +76,8 @@ def parser():
                    help="another folder student code must not see (repeat)")
     g.add_argument("--meson-option", metavar="KEY=VALUE", action="append", default=[],
                    help="passed to meson setup as -DKEY=VALUE, e.g. gpu_arch=sm_90 or threshold_scale=0.9")
-    g.add_argument("--work", metavar="DIR", help="the build slots, reused from run to run (default GRADES/work; "
-                                                 "a local disk is faster)")
+    g.add_argument("--work", metavar="DIR", help="the class's grader build, reused from run to run, and the build "
+                                                 "slots (default GRADES/work; a local disk is faster)")
     g.add_argument("--keep-work", action="store_true", help="keep the last submission built in each slot as it "
                                                             "was (copy, objects, results), to look into")
     g.add_argument("--max-submission-mb", type=int, default=50, help="largest submission accepted (default 50)")
@@ -100,8 +103,7 @@ def forwarded(a):
             f"--sandbox={a.sandbox}", f"--max-submission-mb={a.max_submission_mb}"]
     out += [f"--sandbox-hide={h}" for h in a.sandbox_hide] + [f"--meson-option={m}" for m in a.meson_option]
     out += (["--force"] if a.force else []) + (["--keep-work"] if a.keep_work else [])
-    out += [f"--work={a.work}"] if a.work else []
-    return out
+    return out  # not --work: slurm.write_scripts gives each task a folder of its own in it
 
 
 def detect_gpus(arg):
@@ -232,7 +234,7 @@ def main(argv=None):
         names = [e.path.name for e in select(entries, argparse.Namespace(**{**vars(a), "force": True}), out, [])[0]]
         script, collect_script, n = slurm.write_scripts(
             out, ROOT, subs, names, seed, forwarded(a) + [f"--sandbox-hide={out}"], a.slurm_chunk,
-            a.slurm_partition, a.slurm_time, a.slurm_gres, a.slurm_cpus, a.slurm_option)
+            a.slurm_partition, a.slurm_time, a.slurm_gres, a.slurm_cpus, a.slurm_option, work=a.work)
         print(f"wrote {script} ({n} tasks of at most {a.slurm_chunk} submissions) and {collect_script}")
         if a.submit:
             array, after = slurm.submit(script, collect_script)
@@ -249,16 +251,36 @@ def main(argv=None):
     # otherwise git describe, as meson.build does without it.
     given = [m.split("=", 1)[1] for m in a.meson_option if m.startswith("revision=")]
     revision = given[-1] if given else course.revision(ROOT)
-    lessons = choose_lessons(course.configure_starter(ROOT, work / ".starter-build", revision,
-                                                      work / ".starter-build.log"), a.lessons)
+    if any(m.startswith("prebuilt_grader=") for m in a.meson_option):
+        raise SystemExit("--meson-option prebuilt_grader: the tool builds the class's grader itself (GRADES/work/grader)")
+    # The class's grader build (trusted, unsandboxed): the course with its starters, configured
+    # as every submission's build will be. It says which lessons there are, and is where the
+    # grader is compiled, once for the class (kept from run to run; Ninja rebuilds what changed).
+    grader_build, grader_log = work / "grader", work / "grader.log"
+    grader_log.write_text("")
+    try:
+        lessons = choose_lessons(course.configure_grader(ROOT, grader_build, revision, a.meson_option, grader_log),
+                                 a.lessons)
+    except RuntimeError as e:
+        raise SystemExit(str(e))
     todo, skipped = select(entries, a, out, lessons, revision)
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1  # Slurm's share
     jobs = a.jobs or max(1, min(4, cpus // 4))
+    listings = {}
+    if todo:
+        t0 = time.monotonic()
+        try:
+            listings = course.build_grader(grader_build, lessons, cpus, grader_log)
+        except RuntimeError as e:
+            raise SystemExit(str(e))
+        print(f"the grader is built ({time.monotonic() - t0:.0f} s, once for the class): {grader_build}",
+              file=sys.stderr)
     s = grading.Settings(course=ROOT, out=out, work=work, starter=ROOT / "starter", lessons=lessons,
                          revision=revision, seed=seed, timeout=a.timeout, jobs=jobs,
                          ninja_jobs=max(1, cpus // jobs), gpus=detect_gpus(a.gpus), sandbox=box,
                          build_limit=a.build_time_limit, test_limit=a.test_time_limit, meson_options=a.meson_option,
-                         keep_work=a.keep_work, max_bytes=a.max_submission_mb << 20)
+                         keep_work=a.keep_work, max_bytes=a.max_submission_mb << 20, grader_build=grader_build,
+                         listings=listings, shipped=copies.Shipped(ROOT))
     gpus = "none: every lesson will SKIP" if s.gpus == [None] else ",".join(s.gpus)
     print(f"grading {len(todo)} of {len(entries)} submissions"
           + (f" ({len(skipped)} already graded: skipped; --force grades them again)" if skipped else "")

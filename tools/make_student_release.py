@@ -8,14 +8,18 @@ The files come from `git ls-files` (so build folders, results and anything else 
 ignores never leak); --untracked adds the files git does not track yet but would not
 ignore (a lesson being written). Left out (LEFT_OUT below lists the paths): the references
 (solutions/), the known-bad variants (lessons/*/bad/), CI (.ci/), and the instructor's tools
-with their tests: the GPU self-test, the class grader and this script.
+with their tests and page: the GPU self-test, the class grader and this script.
 
 Rewritten, in every Markdown file: a block between `<!-- student-release: omit -->` and
 `<!-- student-release: end -->` (each on a line of its own) is removed, so README.md can
 say, for instance, how to run the course's own test suite without telling students a
 command that cannot work in their copy; a `\\snippet solutions/...` line, with which a
-theory page shows reference code, becomes a note. In meson.options, the default of
-`revision` becomes the source's `git describe`, so results files name the release.
+theory page shows reference code, becomes a note. Then no page may mention what the release
+lacks (a path of LEFT_OUT, a name of LEFT_OUT_NAMES): a mention that has a phrase becomes
+that phrase ("the course's GPU self-test"); otherwise the smallest passage that points at it
+goes: a parenthetical, a clause of a ';' list, a sentence, a table row, a line of code
+(rewrite_mentions). In meson.options, the default of `revision` becomes the source's
+`git describe`, so results files name the release.
 
 The lessons' meson.build files are copied unchanged: their 'bad' lists are read only by
 a build configured with -Dkernels=solutions, which needs solutions/ and so stops at
@@ -26,8 +30,8 @@ Stripping them would be a rewrite of Meson code for no effect.
 build` as the README says (each lesson SKIPs without a GPU and fails with one, because
 the starters are unfinished, but none may fail to build, break the policy or miss a file;
 the grader's and the tools' own tests must pass), the docs build with Doxygen warnings as
-errors when Doxygen is installed, and the README's shell commands name no file the release
-lacks. The build folder is removed afterwards. Exit status 0 when all of that holds.
+errors when Doxygen is installed, the README's shell commands name no file the release
+lacks, and no Markdown file mentions what the release lacks. The build folder is removed afterwards. Exit status 0 when all of that holds.
 """
 import argparse
 import fnmatch
@@ -43,22 +47,31 @@ from results_files import read_results_file, read_testlog  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
-# Paths (fnmatch patterns, relative to the course root) that a student release leaves out.
-LEFT_OUT = [
-    "solutions/*",
-    "lessons/*/bad/*",
-    ".ci/*",
-    "tools/gpu_selftest.py",
-    "tools/tests/test_gpu_selftest.py",
-    "tools/grade_class.py",
-    "tools/class_grading/*",
-    "tools/tests/test_grade_class*",
-    "tools/tests/class_fixture*",
-    "tools/tests/run_class_grading.sh",
-    "tools/tests/slurm*",
-    "tools/make_student_release.py",
-    "tools/tests/test_student_release.py",
-]
+# Paths (fnmatch patterns, relative to the course root) that a student release leaves out,
+# each with the phrase that replaces a shipped page's mention of it, or None: then the
+# passage that mentions it goes (rewrite_mentions). A phrase is given only to what a page
+# names while saying something else worth keeping (how a table was measured).
+LEFT_OUT = {
+    "solutions/*": None,
+    "lessons/*/bad/*": None,
+    ".ci/*": None,
+    "tools/gpu_selftest.py": "the course's GPU self-test",
+    "tools/tests/test_gpu_selftest.py": None,
+    "tools/grade_class.py": None,
+    "tools/class_grading/*": None,
+    "tools/tests/test_grade_class*": None,
+    "tools/tests/class_fixture*": None,
+    "tools/tests/run_class_grading.sh": None,
+    "tools/tests/slurm*": None,
+    "tools/make_student_release.py": None,
+    "tools/tests/test_student_release.py": None,
+    "docs/class_grading.md": None,  # the class grader's page
+    "docs/adding_a_lesson.md": None,  # for course developers: solutions, known-bad variants
+    "docs/figures/lesson_flow.svg": None,  # its figure
+}
+# Names, not paths, of what the release lacks: the build of solutions/ that README.md and the
+# lesson pages run the course's own test suite in.
+LEFT_OUT_NAMES = {"build-ref": "the course's own test suite"}
 # The Python modules of the tools left out (tools/NAME.py, tools/NAME/): nothing left in the
 # release may import one.
 LEFT_OUT_MODULES = {p.split("/")[1].removesuffix(".py") for p in LEFT_OUT
@@ -68,7 +81,118 @@ TOOL_PATH = re.compile(r"(?<![\w/.-])(?:\./)?(tools/[\w./-]*\.(?:py|sh))")
 
 OMIT, END = "<!-- student-release: omit -->", "<!-- student-release: end -->"
 SNIPPET = re.compile(r"^(\s*)\\(snippet|include|includelineno|dontinclude)\s+(solutions/\S+).*$")
-SNIPPET_NOTE = "{indent}*The reference code shown here ({path}) is not part of the student release.*"
+SNIPPET_NOTE = "{indent}*The reference code shown here is not part of the student release.*"
+
+
+def mention_regex(pattern):
+    """The text of a mention of a LEFT_OUT pattern: the path (a folder's with anything under
+    it, a * as any name); a file without a * also by its bare name (`grade_class.py`); a page
+    of the site (docs/NAME.md, whose anchor is NAME) also by a \\ref or \\subpage to it."""
+    folder, _, base = pattern.rpartition("/")
+    name = r"[\w.*-]*"
+    if base == "*":
+        return re.escape(folder).replace(r"\*", name) + r"/[\w./*-]*"
+    if "*" in pattern:
+        return re.escape(pattern).replace(r"\*", name)
+    rx = (f"(?:{re.escape(folder)}/)?" if folder else "") + re.escape(base)
+    if folder == "docs" and base.endswith(".md"):
+        rx += r"|\\(?:ref|subpage)\s+" + re.escape(base[:-3]) + r"\w*"
+    return rx
+
+
+# Each mention (a regex) with its phrase; MENTION finds any of them. Not inside a longer path
+# or name: `-Dkernels=solutions` and the anchor class_grading are no mentions.
+MENTIONS = [(re.compile(r"(?<![\w/.-])(?:\./)?(?:" + rx + r")(?![\w-])"), phrase)
+            for rx, phrase in [(mention_regex(p), phrase) for p, phrase in LEFT_OUT.items()]
+            + [(re.escape(n), phrase) for n, phrase in LEFT_OUT_NAMES.items()]]
+MENTION = re.compile("|".join(f"(?:{rx.pattern})" for rx, _ in MENTIONS))
+CODE_OR_WORD = re.compile(r"`[^`]*`|[^\s`]+")
+PAREN = re.compile(r"\s*\([^()]*\)")  # an aside: one that mentions what the release lacks goes whole
+LIST_MARK = re.compile(r"\s*(?:[-*+]|\d+\.)\s+")
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*\"(\\])")
+ABBREVIATIONS = ("e.g.", "i.e.", "vs.", "cf.", "etc.")
+
+
+def phrase_for(text):
+    """The phrase that replaces text (a code span or a word) mentioning something left out, or
+    None when one of its mentions has none."""
+    phrases = [phrase for rx, phrase in MENTIONS if rx.search(text)]
+    return phrases[0] if phrases and all(phrases) else None
+
+
+def sentences(text):
+    """The sentences of a paragraph's text (not split after e.g., i.e. and the like)."""
+    out = []
+    for piece in SENTENCE_END.split(text):
+        if out and out[-1].endswith(ABBREVIATIONS):
+            out[-1] += " " + piece
+        else:
+            out.append(piece)
+    return out
+
+
+def rewrite_sentence(sentence):
+    """The sentence without its mentions of what the release lacks, or "" when nothing is left."""
+    if not MENTION.search(sentence):
+        return sentence
+    sentence = PAREN.sub(lambda m: "" if MENTION.search(m.group()) else m.group(), sentence)
+    clauses = sentence.split("; ")
+    if len(clauses) > 1:  # a list: an entry that starts with a mention names it, whatever its phrase
+        clauses = [c for c in clauses if not MENTION.search((CODE_OR_WORD.search(c) or re.match("", c)).group())]
+
+    def named(m):
+        phrase = phrase_for(m.group())
+        if phrase is None:
+            return m.group()
+        return phrase[0].upper() + phrase[1:] if m.start() == 0 else phrase
+    clauses = [CODE_OR_WORD.sub(lambda m: named(m) if MENTION.search(m.group()) else m.group(), c) for c in clauses]
+    kept = [c for c in clauses if not MENTION.search(c)]
+    if not kept:
+        return ""
+    text = "; ".join(kept)
+    end = sentence.rstrip()[-1:]
+    return text if text.rstrip()[-1:] in ".!?:" or end not in ".!?:" else text.rstrip(" ,;") + end
+
+
+def rewrite_mentions(lines):
+    """Markdown lines without mentions of what the release lacks (see the module's docstring).
+    A paragraph or list item that changes is written on one line; headings are left for the
+    check to report."""
+    out, fence, i = [], None, 0
+    while i < len(lines):
+        line = lines[i]
+        s = line.strip()
+        if s.startswith(("```", "~~~")):
+            fence = None if fence and s.startswith(fence) else fence or s[:3]
+            out.append(line)
+        elif fence or line.startswith("    ") or not s:
+            if not MENTION.search(line):  # code, fenced or indented: a line that mentions it goes
+                out.append(line)
+        elif s.startswith("|"):
+            row = PAREN.sub(lambda m: "" if MENTION.search(m.group()) else m.group(), line)
+            header = i + 1 < len(lines) and re.fullmatch(r"\s*\|[\s|:-]+\|\s*", lines[i + 1])
+            if header or not MENTION.search(row):
+                out.append(row)
+        elif s.startswith("#"):
+            out.append(line)
+        else:
+            # A paragraph or list item: this line and its continuation lines.
+            j = i + 1
+            while (j < len(lines) and lines[j].strip() and not LIST_MARK.match(lines[j])
+                   and not lines[j].strip().startswith(("|", "#", "```", "~~~"))):
+                j += 1
+            item = lines[i:j]
+            text = " ".join(x.strip() for x in item)
+            if MENTION.search(text):
+                mark = LIST_MARK.match(item[0])
+                indent = mark.group() if mark else item[0][:len(item[0]) - len(item[0].lstrip())]
+                body = " ".join(filter(None, (rewrite_sentence(x) for x in sentences(text[len(indent.strip()):].strip()))))
+                item = [indent + body] if body else []
+            out += item
+            i = j
+            continue
+        i += 1
+    return out
 
 
 def left_out(path):
@@ -101,7 +225,7 @@ def rewrite_markdown(text, name="the file"):
             out.append(SNIPPET_NOTE.format(indent=m.group(1), path=m.group(3)) if m else line)
     if omitting:
         raise ValueError(f"{name}:{omitting}: '{OMIT}' is never closed by '{END}'")
-    return "\n".join(out)
+    return "\n".join(rewrite_mentions(out))
 
 
 def write_release(out, root=ROOT, untracked=False):
@@ -148,6 +272,8 @@ def problems_in_release(out):
             for n, line in enumerate(p.read_text(encoding="utf-8").split("\n"), 1):
                 if SNIPPET.match(line) or line.strip() in (OMIT, END):
                     problems.append(f"{rel}:{n}: not rewritten: {line.strip()}")
+                for m in MENTION.finditer(line):
+                    problems.append(f"{rel}:{n}: mentions {m.group()}, which the release lacks")
     readme = out / "README.md"
     if readme.is_file():
         problems += [f"README.md: {p}" for p in readme_command_problems(readme.read_text(encoding="utf-8"), out)]

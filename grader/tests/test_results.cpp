@@ -35,3 +35,19 @@ TEST_CASE("a run that graded nothing still writes a complete document") {
     CHECK(j.find("\"status\": \"missing_files\"") != std::string::npos);
     CHECK(grader::utc_timestamp().size() == 20);
 }
+
+TEST_CASE("a run under --sms records the SMs asked, the SMs used and the whole GPU's") {
+    grader::RunResult r;
+    r.test = "lesson01", r.sms_limit = 33, r.has_gpu = true;
+    r.gpu.sms = 34, r.gpu.sms_total = 132, r.gpu.sms_limited = true;  // the driver rounded 33 up
+    const std::string j = grader::results_json(r);
+    CHECK(j.find("\"sms_limit\": 33") != std::string::npos);
+    CHECK(j.find("\"sms\": 34") != std::string::npos);
+    CHECK(j.find("\"sms_total\": 132") != std::string::npos);
+    grader::RunResult whole;  // no --sms: 0, and the GPU's count twice
+    whole.has_gpu = true, whole.gpu.sms = whole.gpu.sms_total = 132;
+    const std::string w = grader::results_json(whole);
+    CHECK(w.find("\"sms_limit\": 0") != std::string::npos);
+    CHECK(w.find("\"sms\": 132") != std::string::npos);
+    CHECK(w.find("\"sms_total\": 132") != std::string::npos);
+}

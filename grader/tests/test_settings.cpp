@@ -114,3 +114,40 @@ TEST_CASE("a typed option beats the caller's variable, which beats the @FILE's o
     l.typed = std::string();  // typed empty: a choice too (--sanitizer= turns the setup's sanitizer off)
     CHECK(l.value("memcheck") == "");
 }
+
+TEST_CASE("GRADER_SMS is read with the other settings and leaves the environment") {
+    setenv("GRADER_SMS", "16", 1);
+    const grader::Settings s = grader::read_and_scrub_environment();
+    CHECK(s.sms == "16");
+    CHECK(std::getenv("GRADER_SMS") == nullptr);
+}
+
+TEST_CASE("--sms takes a whole number of SMs, or all for the whole GPU") {
+    CHECK(grader::parse_sms("") == 0);  // not given: no limit
+    CHECK(grader::parse_sms("all") == 0);
+    CHECK(grader::parse_sms("16") == 16);
+    CHECK(grader::parse_sms("1") == 1);
+    CHECK(grader::parse_sms("066") == 66);
+    CHECK(grader::parse_sms("100000") == 100000);
+    // Whether the GPU has that many is for the driver to say (grader/sm_limit.cuh), not the parser.
+    for (const char* bad : {"0", "-16", "+16", "16.5", " 16", "16 ", "sixteen", "All", "100001", "9999999999", "1e3"}) {
+        CAPTURE(bad);
+        try {
+            grader::parse_sms(bad);
+            FAIL("accepted");
+        } catch (const std::invalid_argument& e) {
+            const std::string what = e.what();
+            CHECK(what.rfind("GRADER_SMS='" + std::string(bad) + "'", 0) == 0);  // names the variable and the text
+            CHECK(what.find('\n') == std::string::npos);
+        }
+    }
+}
+
+TEST_CASE("a typed --sms=all beats a GRADER_SMS from the caller") {
+    // The sweep of tools/gpu_selftest.py sets GRADER_SMS; a typed option still wins.
+    grader::Layered l;
+    l.typed = std::string("all");
+    CHECK(grader::parse_sms(l.value("16")) == 0);
+    l.typed.reset();
+    CHECK(grader::parse_sms(l.value("16")) == 16);
+}

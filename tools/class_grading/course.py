@@ -6,6 +6,8 @@ import json
 import pathlib
 import subprocess
 
+from . import verdicts
+
 
 class Lesson:
     """One lesson test: `test` (lesson01), `dir` (01-coalescing), `kernels` (the files a
@@ -76,18 +78,48 @@ def lessons_of_starter_build(build, starter_dir):
     return lessons
 
 
-def configure_starter(root, build, rev, log):
-    """Configures (or reconfigures) the course's own starter tree in `build`: trusted code,
-    no sandbox. Returns the lessons it grades."""
+def configure_grader(root, build, rev, options, log):
+    """Configures (or reconfigures) the class's grader build: the course with its own
+    starters (trusted code, no sandbox) and the class's Meson options, so that every
+    submission's build, configured alike, can link its grader (-Dprebuilt_grader).
+    Returns the lessons it grades."""
     build = pathlib.Path(build)
     args = ["meson", "setup", str(build), "-Dkernels=starter", "-Drevision=" + rev, "-Ddocs=disabled"]
+    args += ["-D" + o for o in options]
     if (build / "meson-private").is_dir():
         args.insert(2, "--reconfigure")
-    r = subprocess.run(args, cwd=root, capture_output=True, text=True)
-    pathlib.Path(log).write_text(r.stdout + r.stderr)
-    if r.returncode != 0:
-        raise RuntimeError(f"configuring the starter tree failed (log: {log}):\n{(r.stdout + r.stderr)[-3000:]}")
+    _run(args, root, log, "configuring the grader build")
     return lessons_of_starter_build(build, pathlib.Path(root) / "starter")
+
+
+def build_grader(build, lessons, jobs, log):
+    """Builds, in the grader build, what every submission's build links or runs: the
+    supervisor and every lesson's sealed object; and the starter programs of `lessons`,
+    which list each lesson's exercises. Returns {test: [exercise names]}: the course's own
+    list, the same for every student whatever they built."""
+    build = pathlib.Path(build)
+    targets = meson_info(build)[1]
+    path = {t["name"]: pathlib.Path(t["filename"][0]) for t in targets if t.get("filename")}
+    tests = sorted(lesson_tests(meson_info(build)[0]))
+    wanted = [path["grade"]] + [path[t + "-grader-sealed"] for t in tests] + [path[l.test] for l in lessons]
+    _run(["ninja", "-C", str(build), "-j", str(jobs)] + [str(p.relative_to(build)) for p in wanted], build, log,
+         "building the grader")
+    listings = {}
+    for l in lessons:
+        out = _run([str(path["grade"]), "--list", str(path[l.test])], build, log, f"listing {l.test}'s exercises")
+        listings[l.test] = [n.strip() for n in out.splitlines() if verdicts.exercise_number(n.strip())]
+    return listings
+
+
+def _run(args, cwd, log, what):
+    """Runs a command of the course's own (no sandbox), appending its output to `log`;
+    returns the output, or raises RuntimeError with its end."""
+    r = subprocess.run(args, cwd=cwd, capture_output=True, text=True)
+    with open(log, "a", encoding="utf-8") as f:
+        f.write("$ " + " ".join(args) + "\n" + r.stdout + r.stderr)
+    if r.returncode != 0:
+        raise RuntimeError(f"{what} failed (log: {log}):\n{(r.stdout + r.stderr)[-3000:]}")
+    return r.stdout
 
 
 def _normalized(data):

@@ -1,11 +1,16 @@
 # SPDX-License-Identifier: MIT
 """Grading submissions with the course's own machinery, one Meson build per submission.
 
+The grader itself is compiled once per class, in the class's grader build (course.py,
+build_grader), which every submission's build links and runs read-only
+(-Dprebuilt_grader): a submission compiles its own files only. The grader build also
+names each lesson's exercises, the same list for every student.
+
 One submission, in two phases, in a build slot (see grade_submissions):
-  build (CPU)  stage a read-only copy; compare each lesson's files with the starter's;
-               `meson setup BUILD -Dkernels=COPY`; ninja builds the supervisor and every
-               lesson program it can (-k 0: a compile error stops only its lesson); each
-               lesson program that built lists its exercises (`grade --list`).
+  build (CPU)  stage a read-only copy; compare each lesson's files with the starter's and
+               with the kernels shipped with the course (copies.py);
+               `meson setup BUILD -Dkernels=COPY -Dprebuilt_grader=GRADER`; ninja builds
+               every lesson program it can (-k 0: a compile error stops only its lesson).
   test (GPU)   per lesson, `meson test -C BUILD --no-rebuild lessonNN` with the class's seed:
                `grade` runs the lesson (and reports compile errors, missing files and policy
                findings as its status), writing BUILD/results/lessonNN.json. The build is
@@ -17,7 +22,6 @@ the results files and logs beside it) goes to GRADES/students/<name>/.
 The class: builds run `jobs` at a time on the CPU while the test phases run one at a time
 per GPU, each worker pinned to its GPU (CUDA_VISIBLE_DEVICES)."""
 import datetime
-import fnmatch
 import json
 import pathlib
 import queue
@@ -31,6 +35,7 @@ import traceback
 import results_files  # noqa: E402  (tools/ is on sys.path: grade_class.py puts it there)
 from results_files import files_by_test, read_results_file  # noqa: E402
 
+from . import copies
 from . import course as course_mod
 from . import verdicts
 from .submissions import StagingError, entry_hash, remove_tree, stage
@@ -48,6 +53,9 @@ class Settings:
         self.jobs, self.ninja_jobs, self.gpus, self.sandbox = 1, 1, [None], None
         self.build_limit, self.test_limit, self.meson_options = 1800, 7200, []
         self.keep_work, self.max_bytes = False, 50 << 20
+        # The class's grader build (-Dprebuilt_grader), each lesson's exercise names as the
+        # course lists them, and the course's own kernels (copies.Shipped).
+        self.grader_build, self.listings, self.shipped = None, {}, None
         self.__dict__.update(kw)
 
 
@@ -94,29 +102,6 @@ def _left(t0, limit):
     return max(1.0, limit - (time.monotonic() - t0))
 
 
-def _students(name):
-    """Whether a name at the top of a build folder is the student's part of it: a lesson
-    program (lessonNN, lessonNN.p) or a student library (liblessonNN-student.a, .a.p)."""
-    return fnmatch.fnmatch(name, "lesson[0-9]*") or fnmatch.fnmatch(name, "liblesson*-student.a*")
-
-
-def clear_student_files(build):
-    """Removes what the last submission built in this slot (its objects, lesson programs,
-    results and test logs, and Ninja's memory of having built them): the next submission
-    must neither see nor reuse them. The grader's own objects stay, so the next build
-    compiles only the student's files."""
-    for p in list(build.iterdir()):
-        if _students(p.name) or p.name == "results":
-            remove_tree(p)
-    for p in (build / "meson-logs").glob("testlog*"):
-        remove_tree(p)
-    log = build / ".ninja_log"
-    if log.is_file():  # without an entry, Ninja rebuilds a file it finds rather than trust it
-        lines = log.read_text(errors="replace").splitlines(keepends=True)
-        log.write_text("".join(l for l in lines if l.startswith("#") or len(l.split("\t")) < 4
-                               or not _students(l.split("\t")[3].split("/")[0])))
-
-
 def build_phase(job, s):
     """Stages, configures and builds one submission in its slot (see the module's docstring)."""
     remove_tree(job.logs)
@@ -124,6 +109,7 @@ def build_phase(job, s):
     job.log.write_text(f"# {job.name}: {job.entry.path}\n")
     job.sha256 = entry_hash(job.entry)
     remove_tree(job.copy)
+    remove_tree(job.build)  # nothing of the last submission's build is kept, nor needed
     try:
         job.root, job.notes = stage(job.entry, job.copy, [l.dir for l in s.lessons], s.max_bytes)
     except StagingError as e:
@@ -132,40 +118,27 @@ def build_phase(job, s):
     for l in s.lessons:
         missing, unchanged = course_mod.compare_with_starter(job.root, s.starter, l)
         job.lessons.append({"test": l.test, "dir": l.dir, "kernels": l.kernels, "missing": missing,
-                            "unchanged": unchanged, "listed": [], "results": None, "problem": "", "log": ""})
-    box, binds = s.sandbox, [("rw", job.slot), ("ro", job.copy)]
+                            "unchanged": unchanged, "copied": copies.copied(s.shipped, job.root, l),
+                            "listed": s.listings.get(l.test, []), "results": None, "problem": "", "log": ""})
+    box, binds = s.sandbox, [("rw", job.slot), ("ro", job.copy), ("ro", s.grader_build)]
+    # Configured as the grader build was (the same options): meson.build refuses otherwise.
     setup = ["meson", "setup", str(job.build), "-Dkernels=" + str(job.root), "-Drevision=" + s.revision,
-             "-Ddocs=disabled"] + ["-D" + o for o in s.meson_options]
-    configured = (job.build / "meson-private" / "coredata.dat").is_file()
-    if configured:
-        clear_student_files(job.build)
-    rc, out, late = box.run(setup[:2] + ["--reconfigure"] * configured + setup[2:], cwd=s.course, log=job.log,
-                            binds=binds, devices=True, timeout=_left(job.t0, s.build_limit))
-    if rc != 0 and configured and not late:  # a slot left broken: start it afresh
-        remove_tree(job.build)
-        rc, out, late = box.run(setup, cwd=s.course, log=job.log, binds=binds, devices=True,
-                                timeout=_left(job.t0, s.build_limit))
+             "-Ddocs=disabled", "-Dprebuilt_grader=" + str(s.grader_build)] + ["-D" + o for o in s.meson_options]
+    rc, out, late = box.run(setup, cwd=s.course, log=job.log, binds=binds, devices=True,
+                            timeout=_left(job.t0, s.build_limit))
     if rc != 0:
         job.problem = "meson setup failed" + (" (over the time limit)" if late else "") + ":\n" + out[-3000:]
         job.complete = False  # most likely the machine's, not the student's: a re-run tries again
         return
     targets = course_mod.meson_info(job.build)[1]
     wanted = {l.test for l in s.lessons}
-    programs = {t["name"]: pathlib.Path(t["filename"][0]) for t in targets
-                if t["name"] in wanted and t["type"] == "executable"}  # not the lessons with files missing
-    grade = next(pathlib.Path(t["filename"][0]) for t in targets if t["name"] == "grade")
-    rel = [str(p.relative_to(job.build)) for p in [grade] + list(programs.values())]
-    rc, out, late = box.run(["ninja", "-C", str(job.build), "-k", "0", "-j", str(s.ninja_jobs)] + rel, cwd=job.slot,
-                            log=job.log, binds=binds, timeout=_left(job.t0, s.build_limit))
+    programs = [str(pathlib.Path(t["filename"][0]).relative_to(job.build)) for t in targets
+                if t["name"] in wanted and t["type"] == "executable"]  # not the lessons with files missing
+    rc, out, late = box.run(["ninja", "-C", str(job.build), "-k", "0", "-j", str(s.ninja_jobs)] + programs,
+                            cwd=job.slot, log=job.log, binds=binds, timeout=_left(job.t0, s.build_limit))
     if late:
         job.problem = "the build went over its time limit (--build-time-limit): not graded"
         return
-    for lesson in job.lessons:  # the exercises each lesson program declares; nothing writable
-        program = programs.get(lesson["test"])
-        if program and program.is_file():
-            rc, out, _ = box.run([str(grade), "--list", str(program)], cwd=job.slot, log=job.log,
-                                 binds=[("ro", job.slot)], timeout=min(120, _left(job.t0, s.build_limit)))
-            lesson["listed"] = [l.strip() for l in out.splitlines() if rc == 0 and verdicts.exercise_number(l.strip())]
     job.build_s = time.monotonic() - job.t0
 
 
@@ -221,7 +194,7 @@ def test_phase(job, s, gpu):
     results, logs = job.build / "results", job.build / "meson-logs"
     results.mkdir(exist_ok=True)
     before = {p: set(p.iterdir()) for p in (job.slot, job.build, logs)}
-    binds = test_binds(job)
+    binds = test_binds(job, s.grader_build)
     for lesson in job.lessons:
         for p in list(results.iterdir()) + list(logs.glob("testlog*")):
             remove_tree(p)
@@ -246,18 +219,18 @@ def test_phase(job, s, gpu):
     job.test_s = time.monotonic() - t0
 
 
-def test_binds(job):
+def test_binds(job, grader_build):
     """The sandbox's mounts for the test phase: the slot writable, but every part of the build
-    read-only (the supervisor, the grader's objects, each lesson program that was built,
-    Ninja's and Meson's state) except the results folder, Meson's test logs, and the
-    folders of the lessons that did not build, which `grade` builds again to show the
-    compiler's errors. Student code in one lesson's test can then change neither the
-    grader nor another lesson's program (nor the next student's, in this slot)."""
+    read-only (each lesson program that was built, Ninja's and Meson's state) except the
+    results folder, Meson's test logs, and the folders of the lessons that did not build,
+    which `grade` builds again to show the compiler's errors; the class's grader build
+    (the supervisor, the grader's objects) read-only. Student code in one lesson's test can
+    then change neither the grader nor another lesson's program."""
     failed = {l["test"] for l in job.lessons if not (job.build / l["test"]).is_file()}
     writable = {"results", "meson-logs", ".ninja_lock"} | {n for t in failed for n in
                                                           (t + ".p", f"lib{t}-student.a", f"lib{t}-student.a.p")}
-    return [("rw", job.slot), ("ro", job.copy)] + [("ro", p) for p in sorted(job.build.iterdir())
-                                                   if p.name not in writable]
+    return [("rw", job.slot), ("ro", job.copy), ("ro", grader_build)] + [
+        ("ro", p) for p in sorted(job.build.iterdir()) if p.name not in writable]
 
 
 def record_of(job, s, gpu):
@@ -293,11 +266,10 @@ def save(job, record, s):
 
 
 def summary(record):
-    """`5 passed, 1 failed, 2 not attempted` for the progress display."""
-    cols = verdicts.columns([record])
-    t = verdicts.totals([verdicts.cell(record, c) for c in cols], cols)
-    words = {"PASS": "passed", "FAIL": "failed", "SKIP": "skipped", "NOT ATTEMPTED": "not attempted"}
-    return ", ".join(f"{t[v]} {w}" for v, w in words.items() if t[v]) or "nothing graded"
+    """`5 passed, 1 failed, 2 not attempted` for the progress display, counted as the
+    gradebook counts: each lesson's exercises come from the course's own list
+    (build_grader), so this student's columns are the gradebook's."""
+    return verdicts.summary(verdicts.row(record, verdicts.columns([record]))[1])
 
 
 class Progress:
@@ -347,9 +319,9 @@ class Progress:
 
 def grade_submissions(entries, s, progress):
     """Grades the entries: `s.jobs` builds at a time, one test phase at a time per GPU. Each
-    submission is built in a slot (GRADES/work/slot-K): a build folder reused from one
-    submission to the next, so the grader itself is compiled once per slot, not once per
-    student. There is a slot for each build and each GPU worker. Returns the records written."""
+    submission is copied and built in a slot (GRADES/work/slot-K), emptied for the next
+    one: there is a slot for each build and each GPU worker, so a submission waiting for a
+    GPU keeps its own while the next is built. Returns the records written."""
     gpus = s.gpus or [None]
     q, records, free = queue.Queue(), [], queue.Queue()
     slots = [pathlib.Path(s.work) / f"slot-{k}" for k in range(s.jobs + len(gpus))]
@@ -400,9 +372,7 @@ def grade_submissions(entries, s, progress):
     for w in workers:
         w.join()
     progress.close()
-    if not s.keep_work:  # the next run reuses the slots' grader objects; no student's files stay
+    if not s.keep_work:  # no student's files stay
         for slot in slots:
-            remove_tree(slot / "submission")
-            if (slot / "build").is_dir():
-                clear_student_files(slot / "build")
+            remove_tree(slot)
     return records

@@ -13,6 +13,11 @@ esc = report.esc
 CSS = report.CSS + """
 body { max-width: 1300px; }
 table.grid td { text-align: center; white-space: nowrap; font-size: 0.85em; }
+div.wide { overflow-x: auto; } /* a class of many exercises scrolls sideways, its student column stays */
+table.grid { border-collapse: separate; border-spacing: 0; }
+table.grid tr > :first-child { position: sticky; left: 0; z-index: 1; background: #fff; text-align: left; }
+table.grid tr > th:first-child { background: #f3f3f3; }
+td.copied { outline: 2px dashed #6a1b9a; outline-offset: -3px; } .copied-mark { color: #6a1b9a; }
 td.v-PASS { background: #e8f5e9; color: #2e7d32; } td.v-FAIL { background: #ffebee; color: #c62828; }
 td.v-SKIP, td.v-NOT-RUN { background: #f5f5f5; color: #757575; } td.v-NOT-ATTEMPTED { background: #fff8e1; color: #8d6e00; }
 pre { background: #fafafa; border: 1px solid #e0e0e0; padding: 6px 10px; overflow-x: auto; font-size: 0.85em; white-space: pre-wrap; }
@@ -34,6 +39,14 @@ def vclass(c):
 def short(c):
     """A cell's verdict in the class grid: PASS, slow, compile, not attempted, SKIP."""
     return c["reason"] if c["verdict"] == "FAIL" else c["verdict"].lower() if " " in c["verdict"] else c["verdict"]
+
+
+# Beside a verdict in the grid whose file matches a kernel shipped with the course.
+COPIED = '<sup class="copied-mark">copy</sup>'
+
+
+def copied_line(c):
+    return f"copied from {', '.join(c['copied'])}" if c["copied"] else ""
 
 
 def header(cols, rows):
@@ -59,12 +72,34 @@ def grid(cols, rows):
     head = "".join(f'<th title="{esc(c.label)}">{esc(c.number)}</th>' for c in cols)
     body = []
     for r, cells, t in rows:
-        tds = "".join(f'<td class="{vclass(c)}" title="{esc(verdicts.verdict_line(col, c))}">{esc(short(c))}</td>'
-                      for col, c in zip(cols, cells))
+        tds = "".join(f'<td class="{vclass(c)}{" copied" if c["copied"] else ""}" '
+                      f'title="{esc(verdicts.verdict_line(col, c))}{esc(chr(10) + copied_line(c)) if c["copied"] else ""}">'
+                      f'{esc(short(c))}{" " + COPIED if c["copied"] else ""}</td>' for col, c in zip(cols, cells))
         body.append(f'<tr><td><a href="#{esc(anchor(r["student"]))}">{esc(r["student"])}</a></td>'
                     f'<td class="num">{t["points"]} / {t["max_points"]}</td>{tds}</tr>')
-    return ("<h2>The class at a glance</h2>\n<table class=\"grid\"><tr><th>student</th><th>points</th>" + head
-            + "</tr>\n" + "\n".join(body) + "</table>\n")
+    note = (f'<p class="note">{COPIED} (dashed): the exercise\'s file matches a '
+            "kernel shipped with the course, once comments, whitespace and names are set aside: not a verdict, "
+            "for you to look at (section <a href=\"#copies\">Copies of shipped kernels</a>).</p>\n"
+            if any(c["copied"] for _, cells, _ in rows for c in cells) else "")
+    return ("<h2>The class at a glance</h2>\n<div class=\"wide\"><table class=\"grid\"><tr><th>student</th>"
+            "<th>points</th>" + head + "</tr>\n" + "\n".join(body) + "</table></div>\n" + note)
+
+
+def copies(cols, rows):
+    """Every exercise whose file matches a kernel shipped with the course, student by student."""
+    found = [(r["student"], col, c) for r, cells, _ in rows for col, c in zip(cols, cells) if c["copied"]]
+    out = ['<h2 id="copies">Copies of shipped kernels</h2>\n<p class="note">A file that matches a starter of '
+           "another step (each step's starter is the step before's reference), a reference, a grader's own "
+           "version or a known-bad variant, once comments, whitespace and names are set aside "
+           "(docs/class_grading.md says what this can and cannot see). A match with the file's own starter is "
+           "not listed. Not a verdict: the grades above do not count it.</p>"]
+    if not found:
+        return out[0] + "\n<p>None.</p>\n"
+    out.append("<table><tr><th>student</th><th>exercise</th><th>verdict</th><th>copied from</th></tr>")
+    for name, col, c in found:
+        out.append(f'<tr><td><a href="#{esc(anchor(name))}">{esc(name)}</a></td><td>{esc(col.label)}</td>'
+                   f'<td class="{vclass(c)}">{esc(verdicts.verdict_text(c))}</td><td>{esc(", ".join(c["copied"]))}</td></tr>')
+    return "\n".join(out) + "</table>\n"
 
 
 def pass_rates(cols, rows):
@@ -172,10 +207,11 @@ def student(cols, r, cells, t):
         out.append(f'<div class="status"><pre>{esc(r["problem"])}</pre></div>')
     for note in r.get("notes", []):
         out.append(f'<p class="note">{esc(note)}</p>')
-    out.append("<table><tr><th>exercise</th><th>verdict</th><th>what the grader said</th></tr>")
+    out.append("<table><tr><th>exercise</th><th>verdict</th><th>what the grader said</th><th>copied from</th></tr>")
     for col, c in zip(cols, cells):
         out.append(f'<tr><td>{esc(col.label)}</td><td class="verdict {vclass(c)}">{esc(verdicts.verdict_text(c))}</td>'
-                   f'<td><div class="said">{esc(verdicts.details(c))}</div></td></tr>')
+                   f'<td><div class="said">{esc(verdicts.details(c))}</div></td>'
+                   f'<td>{esc(", ".join(c["copied"]))}</td></tr>')
     out.append("</table>")
     for lesson in r.get("lessons", []):
         doc = lesson.get("results") or {}
@@ -190,7 +226,7 @@ def student(cols, r, cells, t):
 
 
 def render(cols, rows):
-    body = [header(cols, rows), grid(cols, rows), pass_rates(cols, rows), distribution(cols, rows),
+    body = [header(cols, rows), grid(cols, rows), pass_rates(cols, rows), distribution(cols, rows), copies(cols, rows),
             "<h2>Students</h2>"] + [student(cols, r, cells, t) for r, cells, t in rows]
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Class grades</title>"
             f"<style>{CSS}</style></head><body>\n" + "".join(body)

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: MIT
 """The class's outputs, all made from the students' records (verdicts.py decides each cell):
 
-  gradebook.csv                  one row per student, two columns per exercise (verdict, points),
-                                 totals, seed, grader revision
+  gradebook.csv                  one row per student, three columns per exercise (verdict, points,
+                                 the shipped kernels its file matches), totals, seed, grader revision
   junit/<student>.xml            one test case per exercise, the verdict line as message
   gradescope/<student>/results.json   Gradescope's autograder results format
   report.html                    the class at a glance and a section per student (html_report.py)
@@ -30,23 +30,19 @@ def table(records):
     """(columns, [(record, [cell per column], totals)]) for the records, sorted by student."""
     records = sorted(records, key=lambda r: r["student"])
     cols = verdicts.columns(records)
-    rows = []
-    for r in records:
-        cells = [verdicts.cell(r, c) for c in cols]
-        rows.append((r, cells, verdicts.totals(cells, cols)))
-    return cols, rows
+    return cols, [(r, *verdicts.row(r, cols)) for r in records]
 
 
 def gradebook_csv(cols, rows):
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
-    w.writerow(["student", "entry", "points", "max_points", "passed", "failed", "not_attempted", "skipped"]
-               + [h for c in cols for h in (f"{c.label} verdict", f"{c.label} points")]
+    w.writerow(["student", "entry", "points", "max_points", "passed", "failed", "not_attempted", "skipped", "copied"]
+               + [h for c in cols for h in (f"{c.label} verdict", f"{c.label} points", f"{c.label} copied from")]
                + ["seed", "grader_revision", "sandbox", "gpu", "graded_at", "build_s", "test_s", "problem"])
     for r, cells, t in rows:
         w.writerow([r["student"], r.get("entry", ""), t["points"], t["max_points"], t["PASS"], t["FAIL"],
-                    t["NOT ATTEMPTED"], t["SKIP"]]
-                   + [v for c in cells for v in (verdicts.verdict_text(c), c["points"])]
+                    t["NOT ATTEMPTED"], t["SKIP"], t["copied"]]
+                   + [v for c in cells for v in (verdicts.verdict_text(c), c["points"], "; ".join(c["copied"]))]
                    + [verdicts.seeds(r), verdicts.revisions(r), r.get("sandbox", ""), r.get("gpu", ""),
                       r.get("finished", ""), r.get("build_s", ""), r.get("test_s", ""),
                       (r.get("problem") or "").splitlines()[0] if r.get("problem") else ""])
@@ -81,13 +77,27 @@ def junit_xml(cols, record, cells):
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
 
+def gradescope_test(col, c):
+    """One exercise as a test of Gradescope's results.json. Gradescope knows two statuses,
+    passed and failed. An exercise the run could not grade (SKIP: no GPU; NOT RUN: its
+    lesson was not graded) is neither: it is shown with a max_score of 0 and no status, so
+    that it takes no point from the student's score and does not show as failed (without a
+    status, Gradescope never shows a test of max_score 0 as failed), while
+    its output says why it was not graded. Left out, the student would not see why. The
+    flags of copied kernels are for the instructor, not in this file."""
+    test = {"name": col.label, "number": col.number, "score": c["points"], "max_score": col.points,
+            "status": "passed" if c["verdict"] == "PASS" else "failed",
+            "output": verdicts.verdict_line(col, c) + ("\n" + verdicts.details(c) if c["hint"] or c["theory"] else ""),
+            "tags": [col.test, c["verdict"].lower().replace(" ", "_")], "visibility": "visible"}
+    if not verdicts.graded(c):
+        del test["status"]
+        test.update(max_score=0, output="not graded: " + test["output"])
+    return test
+
+
 def gradescope_json(cols, record, cells, totals):
-    """Gradescope's results.json: a test per exercise (score, max_score, status, output)."""
-    tests = [{"name": col.label, "number": col.number, "score": c["points"], "max_score": col.points,
-              "status": "passed" if c["verdict"] == "PASS" else "failed",
-              "output": verdicts.verdict_line(col, c) + ("\n" + verdicts.details(c) if c["hint"] or c["theory"] else ""),
-              "tags": [col.test, c["verdict"].lower().replace(" ", "_")], "visibility": "visible"}
-             for col, c in zip(cols, cells)]
+    """Gradescope's results.json: a test per exercise (gradescope_test)."""
+    tests = [gradescope_test(col, c) for col, c in zip(cols, cells)]
     problem = record.get("problem") or ""
     return json.dumps({
         "score": totals["points"], "execution_time": round(record.get("wall_s", 0)),

@@ -4,8 +4,9 @@
 `--slurm` writes GRADES/slurm/grade_class.sbatch (plain sbatch: every #SBATCH line can be
 overridden on sbatch's command line), GRADES/slurm/collect.sbatch and the chunks
 (GRADES/slurm/chunk-<task>.txt, one entry a line). Each task runs this same tool on its chunk
-into GRADES/parts/<task>/; `--submit` also submits both scripts, the collect step after the
-array (afterany). `collect` merges the parts' student folders into GRADES/students/ (the
+into GRADES/parts/<task>/, with a grader build of its own (made once for the chunk, on the
+node and for the GPU the task was given); `--submit` also submits both scripts, the collect
+step after the array (afterany). `collect` merges the parts' student folders into GRADES/students/ (the
 newest grading of a student wins) and writes the outputs again."""
 import json
 import pathlib
@@ -28,8 +29,10 @@ def _header(lines, partition, extra):
 
 
 def write_scripts(out, course, submissions, names, seed, forwarded, chunk_size=4, partition="", time="02:00:00",
-                  gres="gpu:1", cpus=8, extra=(), python="python3"):
-    """Writes the array script, the collect script and the chunks; returns their paths."""
+                  gres="gpu:1", cpus=8, extra=(), python="python3", work=None):
+    """Writes the array script, the collect script and the chunks; returns their paths.
+    `work` (--work): each task gets a folder of its own in it, as it builds its own grader
+    (for the GPU Slurm gives it) and its own slots."""
     out, course = pathlib.Path(out).resolve(), pathlib.Path(course).resolve()
     folder = out / "slurm"
     folder.mkdir(parents=True, exist_ok=True)
@@ -49,6 +52,7 @@ def write_scripts(out, course, submissions, names, seed, forwarded, chunk_size=4
         'task="${SLURM_ARRAY_TASK_ID:?submit this script with sbatch: it is a job array}"',
         f"exec {python} {tool} {q(str(pathlib.Path(submissions).resolve()))} "
         f'--out {q(str(out / "parts"))}/"$task" --students-file {q(str(folder))}/chunk-"$task".txt '
+        + (f'--work {q(str(pathlib.Path(work).resolve()))}/"$task" ' if work else "") +
         f"--seed {q(seed)} --jobs {max(1, cpus // 4)} " + " ".join(q(a) for a in forwarded), ""]
     collect = _header(["--job-name=grade-class-collect", "--ntasks=1", "--time=00:30:00",
                        f"--output={folder}/collect.log"], partition, extra) + [

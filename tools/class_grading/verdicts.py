@@ -12,7 +12,12 @@ results or listing name a lesson's exercises, the lesson gets one column of its 
 Cell verdicts: PASS; FAIL [reason] (the grader's reason, or compile, missing, policy, error
 for a lesson that did not run); SKIP (nothing could run: no GPU); NOT ATTEMPTED (the
 exercise's kernel file is the starter's, unchanged); NOT RUN (the lesson was not part of
-this run). A passed exercise is worth one point; a lesson column is worth none."""
+this run). A passed exercise is worth one point; a lesson column is worth none. Apart from
+the verdict, a cell names the kernels shipped with the course that the exercise's file
+matches (copied from; copies.py), for the instructor to look at: it changes no verdict.
+
+row() counts a student's verdicts; the gradebook, the report and the progress line all
+count with it."""
 import re
 
 # A lesson's status (results file) that stopped it before its exercises, as the cell's reason.
@@ -80,7 +85,7 @@ def columns(records):
 
 def _cell(verdict, reason="", message="", points=0, **more):
     c = {"verdict": verdict, "reason": reason, "message": message, "hint": "", "theory": "", "note": "",
-         "points": points, "figure": None, "threshold": None, "unit": ""}
+         "points": points, "figure": None, "threshold": None, "unit": "", "copied": []}
     c.update(more)
     return c
 
@@ -93,10 +98,20 @@ def _plain(text, doc):
 
 def cell(record, column):
     """The verdict of one student on one column, as a dict: verdict, reason, message, hint,
-    theory, note, points, and figure / threshold / unit when the exercise was timed."""
+    theory, note, points, figure / threshold / unit when the exercise was timed, and
+    copied: the shipped kernels the exercise's file matches."""
     lesson = next((l for l in record.get("lessons", []) if l["test"] == column.test), None)
     if lesson is None:
         return _cell("NOT RUN", message="this lesson was not graded in this run")
+    c = _judged(record, lesson, column)
+    found = lesson.get("copied") or {}  # absent in records made before the check existed
+    files = [column.kernel] if column.kernel else list(found)
+    c["copied"] = sorted({src for k in files for src in found.get(k, [])})
+    return c
+
+
+def _judged(record, lesson, column):
+    """cell() for a lesson that was part of the run."""
     kernels, unchanged = lesson.get("kernels", []), lesson.get("unchanged", [])
     if (column.kernel and column.kernel in unchanged) or (
             not column.kernel and kernels and sorted(unchanged) == sorted(kernels)):
@@ -152,12 +167,32 @@ def ratio(c):
     return f / t if isinstance(f, (int, float)) and isinstance(t, (int, float)) and t > 0 else None
 
 
+def graded(c):
+    """Whether the exercise was judged (PASS, FAIL, NOT ATTEMPTED), rather than left
+    ungraded by the run (SKIP: no GPU; NOT RUN: not among the lessons graded)."""
+    return c["verdict"] not in ("SKIP", "NOT RUN")
+
+
 def totals(cells, cols):
-    """points, max_points and how many cells got each verdict."""
-    out = {"points": sum(c["points"] for c in cells), "max_points": sum(col.points for col in cols)}
+    """points, max_points, how many cells got each verdict, and how many were copied."""
+    out = {"points": sum(c["points"] for c in cells), "max_points": sum(col.points for col in cols),
+           "copied": sum(bool(c["copied"]) for c in cells)}
     for v in ("PASS", "FAIL", "SKIP", "NOT ATTEMPTED", "NOT RUN"):
         out[v] = sum(c["verdict"] == v for c in cells)
     return out
+
+
+def row(record, cols):
+    """(the student's cell per column, their totals): what every output counts."""
+    cells = [cell(record, c) for c in cols]
+    return cells, totals(cells, cols)
+
+
+def summary(t):
+    """`5 passed, 1 failed, 2 not attempted` from row()'s totals."""
+    words = {"PASS": "passed", "FAIL": "failed", "SKIP": "skipped", "NOT ATTEMPTED": "not attempted"}
+    text = ", ".join(f"{t[v]} {w}" for v, w in words.items() if t[v]) or "nothing graded"
+    return text + (f", {t['copied']} copied (see the report)" if t["copied"] else "")
 
 
 def _unique(values):

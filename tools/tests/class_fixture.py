@@ -18,7 +18,9 @@ The class (each built from the course's own solutions/ and starter/):
 `check` verifies that every output exists and is well formed (CSV, JUnit XML, Gradescope
 JSON, the HTML page with a section per student) and every verdict the class was built
 for. Without a GPU (the default) every exercise that is not decided before it runs must be
-SKIP; with --gpu the references must PASS. Exit status 0 when all holds."""
+SKIP; with --gpu the references must PASS. Every exercise whose file is a copy of the
+references (all students' but the starters' and the missing file) must name the kernels it
+was copied from (tools/class_grading/copies.py), and no other. Exit status 0 when all holds."""
 import argparse
 import csv
 import io
@@ -110,18 +112,28 @@ def check(out, lessons, gpu):
         s = r["student"]
         need(r["seed"].isdigit() and r["grader_revision"], f"{s}: seed {r['seed']!r}, revision {r['grader_revision']!r}")
         need(int(r["max_points"]) == sum(not c.startswith("lesson") for c in verdict_cols), f"{s}: max_points")
-        kernels = {}
+        kernels, paths = {}, {}
         for lesson in records[s]["lessons"]:
             names = sorted(n for n in lesson["listed"] if not n.split(" ")[0].endswith(".0"))
             if len(names) == len(lesson["kernels"]):
                 kernels.update(dict(zip(names, lesson["kernels"])))
+                paths.update({n: f"{lesson['dir']}/{k}" for n, k in zip(names, lesson["kernels"])})
+        flagged = 0
         for c in verdict_cols:
             lesson = c if c.startswith("lesson") else "lesson" + c.split(".")[0]
             want = expected(s, lesson, c, kernels.get(c), gpu, policy)
             got = r[f"{c} verdict"]
+            if c in paths:
+                not_copied = (s == "extra-folder" and paths[c] in UNTOUCHED) or (s == "missing-file" and paths[c] == MISSING)
+                copy = s != "starter-copy" and not not_copied
+                source = r[f"{c} copied from"]
+                need(("solutions/" + paths[c] in source) if copy else not source,
+                     f"{s} / {c}: copied from {source!r}, expected {'the reference' if copy else 'nothing'}")
+                flagged += copy
             if want and not need(got == want, f"{s} / {c}: {got!r}, expected {want!r}"):
                 continue
             need(r[f"{c} points"] == ("1" if got == "PASS" else "0"), f"{s} / {c}: points {r[f'{c} points']!r}")
+        need(int(r["copied"]) == flagged, f"{s}: {r['copied']} copied, expected {flagged}")
         junit = out / "junit" / f"{s}.xml"
         if need(junit.is_file(), f"{junit} missing"):
             suite = ET.parse(junit).getroot().find("testsuite")

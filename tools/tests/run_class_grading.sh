@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Grades a generated class of six submissions with tools/grade_class.py, for real (configure
-# and builds included; without a GPU every lesson that runs reports SKIP), then checks every
-# output file and every verdict (tools/tests/class_fixture.py check), that a second run skips
-# everyone and that --only grades one student again.
+# and builds included; without a GPU every lesson that runs reports SKIP), prints each
+# submission's build and test seconds, then checks every output file, every verdict and every
+# copy flag (tools/tests/class_fixture.py check), that a second run skips everyone and that
+# --only grades one student again.
 #
 #   tools/tests/run_class_grading.sh [--lessons 01,02,06 | --lessons all] [--gpu] [--keep DIR] [grade_class.py options]
 #
@@ -35,6 +36,12 @@ python3 tools/tests/class_fixture.py make "$dir/submissions"
 start=$(date +%s)
 "${grade[@]}"
 echo "run_class_grading: 6 submissions graded in $(( $(date +%s) - start )) s"
+python3 - "$dir/grades" <<'EOF'
+import json, pathlib, sys
+for path in sorted(pathlib.Path(sys.argv[1]).glob("students/*/record.json")):
+    r = json.loads(path.read_text())
+    print(f"run_class_grading: {r['student']}: build {r['build_s']} s, tests {r['test_s']} s")
+EOF
 python3 tools/tests/class_fixture.py check "$dir/grades" --lessons "$lessons" "${gpu[@]}"
 
 # A second run grades nobody again; --only grades one student again (and only them).

@@ -4,7 +4,9 @@ them (garbled and clean) and DOMs as Chromium dumps them after MathJax 2 ran (or
 
 Run from the repository root: python3 -m unittest discover -s tools/tests -t .
 """
+import contextlib
 import importlib.util
+import io
 import pathlib
 import tempfile
 import unittest
@@ -53,6 +55,110 @@ class StaticChecks(unittest.TestCase):
         self.assertIn("curly quote in code", found)
         self.assertIn("formula command left unconverted", found)
 
+    def test_literal_emphasis_in_prose_is_found(self):
+        # What Doxygen 1.9.4 made of **`SKIP lesson01: ...`** and __`x`__ (verbatim).
+        found = self.site('<div class="textblock"><ul>\n<li>**<code>SKIP lesson01: no GPU</code>** — the grader</li>\n'
+                          '<li>__<code>x</code>__ — four</li></ul></div>')
+        self.assertEqual(len(found), 1, found)
+        self.assertIn("literal ** or __ (emphasis Doxygen did not convert; <b>`code`</b> works) (4x) at lines 3, 4", found[0])
+
+    def test_bold_code_identifiers_and_declarations_pass(self):
+        # <b>`code`</b> is the form that works; __syncwarp and __LINE__ are C++ names in prose; a
+        # reference page's declaration (outside any prose block) is C++, not Markdown.
+        self.assertEqual(self.site('<div class="textblock"><b><code>FAIL</code></b>, with __syncwarp() at '
+                                   '__LINE__</div><table><tr><td class="memItemRight">lesson_main (int argc, '
+                                   'char **argv)</td></tr></table><div class="memdoc"><p>a <code>char **</code></p></div>'),
+                         [])
+
+
+class References(unittest.TestCase):
+    """What ties a site to this machine or this folder: absolute paths, file: URLs, references out
+    of the folder or to files it lacks."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.site = pathlib.Path(self.tmp.name) / "html"
+        (self.site / "mathjax").mkdir(parents=True)
+        (self.site / "mathjax" / "MathJax.js").write_text("")
+        (self.site / "tab.png").write_text("")
+        (self.site.parent / "outside.js").write_text("")
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def problems(self, body, css="", js=""):
+        (self.site / "index.html").write_text(f"<html><body>\n{body}\n</body></html>", encoding="utf-8")
+        for name, text in (("style.css", css), ("config.js", js)):
+            (self.site / name).write_text(text)
+        return cs.static_problems(self.site)
+
+    def test_a_site_that_travels_passes(self):
+        self.assertEqual(self.problems('<script src="mathjax/MathJax.js?V=2"></script><a href="index.html#x">x</a>'
+                                       '<a href="#top">t</a><a href="https://example.org/a">e</a><img src="tab.png">',
+                                       css="a { background: url('tab.png') } b { background: url(data:image/png;base64,AA) }"),
+                         [])
+
+    def test_absolute_paths_and_file_urls_are_found(self):
+        found = self.problems('<script src="/usr/share/javascript/mathjax/MathJax.js"></script>\n'
+                              '<a href="file:///usr/share/doc/x.html">x</a>\n<a href="file:line">y</a>\n'
+                              '<script>var root = "file:///usr/share/javascript/mathjax";</script>',
+                              css="p { background: url(/usr/share/x.png) }", js="MathJax.root = 'file:///usr/share';")
+        self.assertEqual(found, [
+            "config.js: absolute file path or file: URL (the site breaks when copied or served) at line 1: "
+            "\"MathJax.root = 'file:///usr/share';\"",
+            "index.html: absolute file path or file: URL (the site breaks when copied or served) (4x) at lines 2, 3, 4, 5: "
+            "/usr/share/javascript/mathjax/MathJax.js",
+            "style.css: absolute file path or file: URL (the site breaks when copied or served) at line 1: /usr/share/x.png"])
+
+    def test_references_out_of_the_folder_or_to_missing_files_are_found(self):
+        found = self.problems('<script src="../outside.js"></script><img src="mathjax/missing.png">',
+                              css="p { background: url('../outside.js') }")
+        self.assertEqual(found, [
+            "index.html: reference out of the site's folder (breaks when the folder is copied) at line 2: ../outside.js",
+            "index.html: names a file the site lacks at line 2: mathjax/missing.png",
+            "style.css: reference out of the site's folder (breaks when the folder is copied) at line 1: ../outside.js"])
+
+    def test_rendered_fonts_must_be_in_the_folder(self):
+        # The @font-face MathJax 2 adds to a page: a woff, then an otf, as file: URLs. One of them must exist.
+        woff = (self.site / "mathjax" / "Main.woff").as_uri()
+        font = f"<style>@font-face {{font-family: M; src: url('{woff}?V=2') format('woff'), url('x.otf')}}</style>"
+        text = cs.Text(f"<html><head>{font}</head><body></body></html>")
+        page = self.site / "index.html"
+        self.assertEqual([p[0] for p in cs.reference_problems(self.site, page, text.refs, rendered=True)],
+                         ["names a file the site lacks"])
+        (self.site / "mathjax" / "Main.woff").write_text("")
+        self.assertEqual(cs.reference_problems(self.site, page, text.refs, rendered=True), [])
+        outside = f"<script src='{(self.site.parent / 'outside.js').as_uri()}'></script>"
+        self.assertEqual([p[0] for p in cs.reference_problems(self.site, page, cs.Text(outside).refs, rendered=True)],
+                         ["reference out of the site's folder (breaks when the folder is copied)"])
+
+    def test_the_offline_run_reads_a_copy_elsewhere(self):
+        # A script that loads a file from outside the folder, which no reference in the page shows
+        # (MathJax 2 finds its own folder so): it works where the site was built and fails in the
+        # copy. The stand-in for Chromium says what MathJax would.
+        (self.site / "index.html").write_text('<html><body><script>load("../outside.js")</script></body></html>')
+        rendered = []
+
+        def render(chromium, page, prefix, flags):
+            rendered.append(page)
+            ok = (page.parent / "../outside.js").exists()
+            return f"<html><body><p>{'loaded' if ok else 'File failed to load: ../outside.js'}</p></body></html>"
+        saved = cs.render, cs.find_chromium, cs.unshare_works
+        cs.render, cs.find_chromium, cs.unshare_works = render, lambda: "chromium", lambda: False
+        try:
+            with contextlib.redirect_stdout(io.StringIO()) as out:
+                rc = cs.main([str(self.site)])
+        finally:
+            cs.render, cs.find_chromium, cs.unshare_works = saved
+        lines = out.getvalue().splitlines()
+        self.assertEqual(rc, 1, lines)
+        self.assertEqual(lines[0][:6], "OK    ")
+        self.assertIn("OK     browser  index.html: no formulas", lines)
+        self.assertIn("FAIL   offline  index.html: MathJax says 'File failed to load' at line 1: "
+                      "\"File failed to load: ../outside.js\"", lines)
+        self.assertEqual(rendered[0], self.site / "index.html")
+        self.assertNotIn(self.site, rendered[1].parents)
+
 
 class BrowserChecks(unittest.TestCase):
     def check(self, dom, has_tex=True):
@@ -87,8 +193,11 @@ class BrowserChecks(unittest.TestCase):
 
 class TextRuns(unittest.TestCase):
     def test_code_fragment_and_skipped_elements(self):
-        runs = cs.Text("<p>a<code>b</code><br>c</p><div class='fragment'><div>d</div></div><style>e</style><img/>f").runs
-        self.assertEqual([(c, d) for _, c, d in runs], [(False, "a"), (True, "b"), (False, "c"), (True, "d"), (False, "f")])
+        runs = cs.Text("<p>a<code>b</code><br>c</p><div class='fragment'><div>d</div></div><style>e</style><img/>f"
+                       "<div class='textblock'>g<code>h</code></div>").runs
+        self.assertEqual([(r.code, r.prose, r.text) for r in runs],
+                         [(False, False, "a"), (True, False, "b"), (False, False, "c"), (True, False, "d"),
+                          (False, False, "f"), (False, True, "g"), (True, True, "h")])
 
 
 if __name__ == "__main__":

@@ -4,10 +4,13 @@ test logs go in, the self-test's rows, margin checks, flips and problems come ou
 
 Run from the repository root: python3 -m unittest discover -s tools/tests -t .
 """
+import contextlib
 import importlib.util
+import io
 import json
 import pathlib
 import re
+import sys
 import tempfile
 import unittest
 
@@ -357,6 +360,71 @@ class Reading(Scenario):
                 "tools": {"result": "OK", "returncode": 0, "duration": None, "stdout": ""}})
             self.assertEqual(gps.read_testlog(log, stdout=False)["lesson01"],
                              {"result": "FAIL", "returncode": 1, "duration": 2.5})
+
+
+class Sweep(Scenario):
+    """--sms: one test phase per SM count, one table per count."""
+
+    def group(self, count, ref, starter, gpu):
+        """One repetition of lesson01 under an SM count, the results files saying `gpu`."""
+        ref_dir, sta_dir = self.dir / "ref" / f"sms-{count}", self.dir / "sta" / f"sms-{count}"
+        write_folder(ref_dir, [results_doc("lesson01", [TEACHING] + ref, gpu=gpu)], {"lesson01": "OK", "grader": "OK"})
+        write_folder(sta_dir, [results_doc("lesson01", [TEACHING] + starter, gpu=gpu)], {"lesson01": "FAIL"})
+        return count, [gps.load_run(ref_dir, sta_dir)]
+
+    def test_sm_counts_are_whole_numbers_or_all_each_once(self):
+        self.assertEqual(gps.parse_sms_list("all,16,33,66"), ["all", "16", "33", "66"])
+        self.assertEqual(gps.parse_sms_list(" 16 , all,016,16"), ["16", "all"])  # spaces, leading zeros, repeats
+        for bad in ["0", "-16", "x", "", "16,,33", "ALL", "16.5"]:
+            with self.subTest(bad=bad), self.assertRaises(gps.argparse.ArgumentTypeError):
+                gps.parse_sms_list(bad)
+
+    def test_command_line(self):
+        self.assertIsNone(gps.parse_args([]).sms)  # no sweep: the tests run as the caller's environment says
+        self.assertEqual(gps.parse_args(["--sms", "all,16"]).sms, ["all", "16"])
+        with contextlib.redirect_stderr(io.StringIO()) as err, self.assertRaises(SystemExit):
+            gps.parse_args(["--sms", "16,zero"])
+        self.assertIn("'zero' is not an SM count", err.getvalue())
+
+    def test_each_count_gets_its_environment_and_its_folder(self):
+        self.assertEqual(gps.sms_env("16"), {"GRADER_SMS": "16"})
+        self.assertEqual(gps.sms_env("all"), {"GRADER_SMS": "all"})  # set, so that the caller's does not leak in
+        self.assertEqual(gps.archive_name(None, 2), "rep2")  # no sweep: the folders of before
+        self.assertEqual(gps.archive_name("16", 1), "sms-16/rep1")
+        log = self.dir / "log"
+        gps.sh([sys.executable, "-c", "import os; print('sms=' + os.environ['GRADER_SMS'])"], log, env=gps.sms_env("33"))
+        self.assertIn("GRADER_SMS=33 ", log.read_text())  # the log shows the variable on the command's line
+        self.assertIn("sms=33", log.read_text())
+
+    def test_one_table_per_count(self):
+        whole = self.group("all", [exercise("01.1 mapping", figure=1500, threshold=1000)],
+                           [exercise("01.1 mapping", "FAIL", "slow", figure=500, threshold=1000)],
+                           {"name": "NVIDIA H100", "arch": "sm_90", "sms": 132, "sms_total": 132})
+        small = self.group("16", [exercise("01.1 mapping", figure=400, threshold=300)],
+                           [exercise("01.1 mapping", figure=390, threshold=300)],  # the starter passes on 16 SMs
+                           {"name": "NVIDIA H100", "arch": "sm_90", "sms": 16, "sms_total": 132})
+        memcheck = {"timed_out": False, "tests": {"lesson01": {"result": "OK"}}}
+        reports = gps.evaluate_sweep([whole, small], memcheck)
+        self.assertEqual([r["sms_count"] for r in reports], ["all", "16"])
+        self.assertEqual(reports[0]["problems"], [])
+        self.assertEqual(reports[1]["problems"], ["01.1 mapping: starter PASS — it must fail"])
+        self.assertEqual((reports[0]["memcheck"], reports[1]["memcheck"]), (memcheck, None))  # it ran under the first count
+        self.assertEqual((reports[1]["sms"], reports[1]["sms_total"]), (16, 132))
+        self.assertAlmostEqual(self.row(reports[1], "01.1")["reps"][0]["ref_thr"], 400 / 300)  # each table its own figures
+        text = gps.render_sweep(reports)
+        self.assertEqual(text.count("GPU self-test on NVIDIA H100"), 2)
+        self.assertIn("GPU self-test on NVIDIA H100 · all 132 SMs ·", text)
+        self.assertIn("GPU self-test on NVIDIA H100 · 16 of 132 SMs (--sms=16) ·", text)
+        self.assertEqual(text.count("| exercise"), 2)
+        self.assertTrue(text.endswith("SM sweep: all: all promises hold · 16: 1 problem"))
+        json.dumps({"sms_sweep": reports})  # what selftest.json holds in a sweep
+
+    def test_no_sweep_shows_no_sm_count(self):
+        report = gps.evaluate([self.rep(1, [exercise("01.1 mapping", figure=1500, threshold=1000)],
+                                        [exercise("01.1 mapping", "FAIL", "slow", figure=500, threshold=1000)])])
+        self.assertIn("GPU self-test on NVIDIA H200 · ", gps.render_markdown(report))
+        self.assertNotIn("SMs", gps.render_markdown(report).splitlines()[0])
+        self.assertEqual((report["sms"], report["sms_total"]), (132, 132))  # older files: no sms_total, sms stands in
 
 
 class Docs(unittest.TestCase):

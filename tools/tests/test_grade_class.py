@@ -212,6 +212,18 @@ class Verdicts(unittest.TestCase):
         alone = record("w", lesson(doc=results("lesson01", status="skipped"), unchanged=["particles.cu"]))
         self.assertEqual(self.cells(alone, [alone]), {"lesson01": "SKIP"})  # one file of two: the lesson is attempted
 
+    def test_copies_are_flagged_per_exercise_and_change_no_verdict(self):
+        r = passing("carl")
+        r["lessons"][0]["copied"] = {"particles.cu": ["solutions/01-coalescing/particles.cu"]}
+        cols = verdicts.columns([r])
+        cells, t = verdicts.row(r, cols)
+        self.assertEqual([c["copied"] for c in cells], [[], ["solutions/01-coalescing/particles.cu"]])
+        self.assertEqual([c["verdict"] for c in cells], ["PASS", "PASS"])
+        self.assertEqual((t["copied"], t["points"]), (1, 2))
+        self.assertEqual(verdicts.summary(t), "2 passed, 1 copied (see the report)")
+        whole = verdicts.Column("lesson01", None)  # a lesson column: every file of the lesson
+        self.assertEqual(verdicts.cell(r, whole)["copied"], ["solutions/01-coalescing/particles.cu"])
+
     def test_points_totals_and_seeds(self):
         r = passing()
         r["lessons"].append(lesson("lesson02", results("lesson02", status="compile_error", seed="43")))
@@ -231,13 +243,14 @@ class Outputs(unittest.TestCase):
             exercise("01.2 AoS vs SoA", figure=130, threshold=100)])))
         broken = record("eve", lesson(doc=results("lesson01", status="compile_error",
                                                   message="did not compile:\n  x.cu(3): error: expected a ;")))
-        records = [passing("alice"), passing("bob", 3.0, 1.1), slow, starter, broken]
+        skipped = record("frank", lesson(doc=results("lesson01", status="skipped"), unchanged=["particles.cu"]))
+        records = [passing("alice"), passing("bob", 3.0, 1.1), slow, starter, broken, skipped]
         with tempfile.TemporaryDirectory() as d:
             out = pathlib.Path(d)
             outputs.render_all(out, records)
             rows = list(csv.DictReader(io.StringIO((out / "gradebook.csv").read_text())))
-            self.assertEqual([r["student"] for r in rows], ["alice", "bob", "carl", "dora", "eve"])
-            self.assertEqual([r["points"] for r in rows], ["2", "2", "1", "0", "0"])
+            self.assertEqual([r["student"] for r in rows], ["alice", "bob", "carl", "dora", "eve", "frank"])
+            self.assertEqual([r["points"] for r in rows], ["2", "2", "1", "0", "0", "0"])
             self.assertEqual(rows[2]["01.1 matrix mapping verdict"], "FAIL [slow]")
             self.assertEqual(rows[3]["01.2 AoS vs SoA verdict"], "NOT ATTEMPTED")
             self.assertEqual((rows[0]["seed"], rows[0]["grader_revision"]), ("42", "abc123"))
@@ -250,8 +263,17 @@ class Outputs(unittest.TestCase):
             gs = json.loads((out / "gradescope" / "bob" / "results.json").read_text())
             self.assertEqual((gs["score"], [t["max_score"] for t in gs["tests"]]), (2, [1, 1]))
             self.assertEqual({t["status"] for t in gs["tests"]}, {"passed"})
+            # Not graded (no GPU) is not failed: no point at stake, no status; not attempted is failed.
+            gs = json.loads((out / "gradescope" / "frank" / "results.json").read_text())
+            self.assertEqual([(t["max_score"], t.get("status")) for t in gs["tests"]], [(0, None), (1, "failed")])
+            self.assertTrue(gs["tests"][0]["output"].startswith("not graded: SKIP"))
+            self.assertEqual(rows[5]["skipped"], "1")
             page = (out / "report.html").read_text()
-            for s in ("alice", "bob", "carl", "dora", "eve"):
+            # The grid scrolls sideways in its own box, its student column pinned.
+            self.assertIn('<div class="wide"><table class="grid">', page)
+            self.assertRegex(page, r"div\.wide \{ overflow-x: auto; \}")
+            self.assertRegex(page, r"table\.grid tr > :first-child \{ position: sticky; left: 0;")
+            for s in ("alice", "bob", "carl", "dora", "eve", "frank"):
                 self.assertIn(f'id="student-{s}"', page)
             self.assertIn("<svg", page)  # the speed chart: three timed submissions per exercise
             self.assertIn("expected a ;", page)  # the compiler's lines
@@ -290,21 +312,6 @@ class Grading(unittest.TestCase):
             link.symlink_to(path)  # a link the student left: never followed
             self.assertIsNone(grading.trusted_results(link, 1, "")[0])
 
-    def test_a_slot_is_cleared_of_the_last_student(self):
-        with tempfile.TemporaryDirectory() as d:
-            build = pathlib.Path(d)
-            keep = ["grader/grade", "liblesson01-grader.a", "liblesson01-grader.a.p/x.o", "meson-logs/meson-log.txt"]
-            gone = ["lesson01", "lesson01.p/x.o", "liblesson01-student.a", "liblesson01-student.a.p/mine.cu.o",
-                    "results/lesson01.json", "meson-logs/testlog.json"]
-            for f in keep + gone:
-                (build / f).parent.mkdir(parents=True, exist_ok=True)
-                (build / f).write_text("x")
-            (build / ".ninja_log").write_text("# ninja log v6\n1\t2\t3\tgrader/grade\tab\n"
-                                              "1\t2\t3\tlesson01\tcd\n1\t2\t3\tliblesson01-student.a.p/m.cu.o\tef\n")
-            grading.clear_student_files(build)
-            self.assertEqual([f for f in keep + gone if (build / f).exists()], keep)
-            self.assertEqual((build / ".ninja_log").read_text(), "# ninja log v6\n1\t2\t3\tgrader/grade\tab\n")
-
     def test_a_partial_grading_keeps_the_other_lessons(self):
         with tempfile.TemporaryDirectory() as d:
             d = pathlib.Path(d)
@@ -325,6 +332,18 @@ class Grading(unittest.TestCase):
             changed["sha256"] = "1"  # another submission: what was graded before no longer holds
             grading.save(job, changed, s)
             self.assertEqual(len(grading.load_record(grading.student_folder(s.out, "alice"))["lessons"]), 1)
+
+    def test_the_progress_line_counts_as_the_gradebook(self):
+        """A lesson that did not compile names its exercises from the course's list (the
+        grader build's), so the progress line's counts are the gradebook row's."""
+        listed = ["01.0 coalescing on this GPU", "01.1 matrix mapping", "01.2 AoS vs SoA"]
+        broken = record("eve", lesson(doc=results("lesson01", status="compile_error"), listed=listed))
+        cols, rows = outputs.table([passing("alice"), broken])
+        t = rows[1][2]
+        self.assertEqual((t["FAIL"], t["max_points"]), (2, 2))
+        self.assertEqual(grading.summary(broken), "2 failed")
+        unlisted = record("eve", lesson(doc=results("lesson01", status="compile_error")))
+        self.assertEqual(grading.summary(unlisted), "1 failed")  # a record made without the list: one lesson column
 
     def test_progress_lines(self):
         stream = io.StringIO()
@@ -353,6 +372,9 @@ class Slurm(unittest.TestCase):
             for script in (array, collect_script):
                 self.assertEqual(subprocess.run(["bash", "-n", str(script)]).returncode, 0)
             self.assertIn("--gres=gpu:1", slurm.write_scripts(out, ROOT, d, names, "77", [])[0].read_text())
+            # Each task builds its own grader and slots: in a folder of its own under --work.
+            text = slurm.write_scripts(out, ROOT, d, names, "77", [], work="/fast disk")[0].read_text()
+            self.assertIn("--work '/fast disk'/\"$task\" ", text)
             # Two tasks graded s0 (a retry): the newer wins; s1 was never graded.
             for task, finished in (("0", "2026-11-22T01:00:00Z"), ("1", "2026-11-22T03:00:00Z")):
                 folder = out / "parts" / task / "students" / "s0"
@@ -420,21 +442,25 @@ class Sandbox(unittest.TestCase):
         """Student code in one lesson's test cannot change the supervisor or a lesson program
         that was built; it can write results and rebuild a lesson that did not build."""
         with tempfile.TemporaryDirectory() as d:
-            job = grading.Job(submissions.Entry("alice", d, "folder"), grading.Settings(work=d), pathlib.Path(d) / "slot")
-            for f in ("grader/grade", "lesson01", "liblesson01-grader.a", ".ninja_log", "submission/01/x.cu"):
-                path = job.slot / ("" if f.startswith("submission") else "build") / f
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_text("x")
+            work = pathlib.Path(d) / "work"  # hidden in the sandbox, as the class's work folder is
+            job = grading.Job(submissions.Entry("alice", d, "folder"), grading.Settings(work=work), work / "slot")
+            grader = work / "grader"
+            for f in ("slot/build/lesson01", "slot/build/.ninja_log", "slot/submission/01/x.cu", "grader/grader/grade",
+                      "grader/lesson01-grader.o", "other/secret.cu"):
+                (work / f).parent.mkdir(parents=True, exist_ok=True)
+                (work / f).write_text("x")
             (job.build / "results").mkdir()
             (job.build / "meson-logs").mkdir()
             job.lessons = [{"test": "lesson01"}, {"test": "lesson02"}]
-            tries = ["grader/grade", "lesson01", "liblesson01-grader.a", ".ninja_log", "results/r.json",
-                     "meson-logs/testlog.json", "lesson02.p/x.o", "new-file", "../submission/01/x.cu"]
+            tries = ["lesson01", ".ninja_log", "results/r.json", "meson-logs/testlog.json", "lesson02.p/x.o", "new-file",
+                     "../submission/01/x.cu", "../../grader/grader/grade", "../../grader/lesson01-grader.o"]
             script = "; ".join(f"mkdir -p $(dirname {t}); (echo y > {t}) 2>/dev/null && echo {t}" for t in tries)
-            box = sandbox.Sandbox("bwrap", ROOT)
+            script += f"; cat {grader}/lesson01-grader.o; echo; ls {work}"  # the grader in sight; the rest of work/ not
+            box = sandbox.Sandbox("bwrap", ROOT, hide=[work])
             rc, out, _ = box.run(["sh", "-c", script], cwd=job.build, log=pathlib.Path(d) / "log",
-                                 binds=grading.test_binds(job), timeout=60)
-            self.assertEqual(out.split(), ["results/r.json", "meson-logs/testlog.json", "lesson02.p/x.o", "new-file"])
+                                 binds=grading.test_binds(job, grader), timeout=60)
+            self.assertEqual(out.split(), ["results/r.json", "meson-logs/testlog.json", "lesson02.p/x.o", "new-file",
+                                           "x", "grader", "slot"])
 
 
 if __name__ == "__main__":

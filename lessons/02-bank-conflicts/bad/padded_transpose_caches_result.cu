@@ -2,8 +2,8 @@
 // Known-bad 02.2: the unpadded 64 × 64 tile (too slow for 02.2), hidden behind a cache: a
 // call with the same in, out, rows and cols as the previous one copies that call's result
 // from a private buffer instead of transposing. The timed calls repeat one call, but the
-// grader swaps two input elements before each, so the copy is stale. Must be rejected:
-// wrong (the timed call verified in full).
+// grader writes fresh inputs before each, so the copy is stale. Must be rejected: wrong
+// (every timed call is verified in full).
 #include "bank_conflicts.cuh"
 
 namespace {

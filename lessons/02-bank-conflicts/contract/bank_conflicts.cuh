@@ -6,13 +6,22 @@
 /// Each function is a host launcher: it launches its kernel(s) on the default stream and
 /// returns without synchronizing. `in` is a rows × cols matrix stored row-major (element
 /// (r, c) at r * cols + c); `out` receives its transpose, a cols × rows matrix stored
-/// row-major, so out[c * rows + r] = in[r * cols + c], with rows ≥ 1 and cols ≥ 1. The
-/// grader allocates both (no overlap, 256-byte aligned; an access outside either is
-/// detected), uses sizes that are not multiples of any tile and times the call on a matrix
-/// far larger than the L2 cache.
+/// row-major, so out[c * rows + r] = in[r * cols + c]. The grader allocates both (no
+/// overlap, 256-byte aligned; an access outside either is detected), uses sizes that are
+/// not multiples of any tile and times the call on a matrix far larger than the L2 cache.
+///
+/// Sizes: 0 ≤ rows ≤ kTransposeMaxSide and 0 ≤ cols ≤ kTransposeMaxSide, and rows · cols
+/// < 2^31 elements. An empty matrix (rows or cols 0) launches nothing: a launch with an
+/// empty grid is an error. The grader checks each side at 0, 1, 65537 (past the 65535
+/// blocks gridDim.y allows) and kTransposeMaxSide, the other side small; rows · cols is
+/// not checked at its top (2^31 floats are 8 GiB).
 /// Theory: lessons/02-bank-conflicts/theory.md.
 #pragma once
 #include <cuda_runtime.h>
+
+/// The largest rows and cols: 65535 × 8, so that a grid may put blocks of 8 or more rows
+/// (or columns) along gridDim.y, whose limit is 65535 blocks, but not one row per block.
+inline constexpr int kTransposeMaxSide = 65535 * 8;
 
 /// Exercise 02.1 — transpose through a shared-memory tile.
 /// Graded: exact result on every shape; bandwidth (8 bytes per element: 4 read, 4 written)

@@ -7,14 +7,28 @@
 /// Each function is a host launcher: it launches its kernel(s) on the default stream and
 /// returns without synchronizing. Matrices are stored row-major: A is M × K (element (i, k)
 /// at i * K + k), C is M × N. The grader allocates every buffer (no overlap, 256-byte
-/// aligned; an access outside a buffer is detected), uses sizes that are multiples of no tile (M, N, K ≥ 1), and
-/// compares with a float64 host reference within a tolerance that grows with K (theory
-/// page, section "How close is correct"). The arithmetic must be FP32: TF32 or half
-/// precision tensor cores round the inputs to 10 mantissa bits and fail that tolerance.
-/// Speed is graded as a fraction of cuBLAS SGEMM timed on the same product in the same run.
+/// aligned; an access outside a buffer is detected), uses sizes that are multiples of no
+/// tile, and compares with a float64 host reference within a tolerance that grows with K
+/// (theory page, section "How close is correct"); timed calls, with cuBLAS on the same
+/// inputs, within twice that. The arithmetic must be FP32: TF32 or half precision tensor
+/// cores round the inputs to 10 mantissa bits and fail that tolerance. Speed is graded as
+/// a fraction of cuBLAS SGEMM timed on the same product in the same run.
+///
+/// Sizes: 0 ≤ M ≤ kSgemmMaxMN, 0 ≤ N ≤ kSgemmMaxMN, 0 ≤ K ≤ kSgemmMaxK, and M · K, K · N
+/// and M · N each < 2^31 elements. M = 0 or N = 0: C is empty and nothing is launched (a
+/// launch with an empty grid is an error). K = 0: every element of C is 0. The grader
+/// checks each of M, N and K at 0, 1 and the top of its range, the other sides small; the
+/// products are not checked at their top (2^31 floats are 8 GiB).
 /// Theory: lessons/03-tiling/theory.md.
 #pragma once
 #include <cuda_runtime.h>
+
+/// The largest M and N: 65535 × 8, so that a grid may put blocks of 8 or more rows (or
+/// columns) of C along gridDim.y, whose limit is 65535 blocks, but not one row per block.
+inline constexpr int kSgemmMaxMN = 65535 * 8;
+/// The largest K, 2^20: the tolerance grows with K, to about 7 % of Σ_k |A(i, k) B(k, j)|
+/// there; much further and it would accept nearly anything.
+inline constexpr int kSgemmMaxK = 1 << 20;
 
 /// Exercise 03.1 — coalesced thread mapping.
 /// C = A · B with B a K × N matrix (element (k, j) at k * N + j). The starter ships the

@@ -28,19 +28,25 @@
 /// **The launcher.** `in` (rows × cols floats, const: the launcher must not modify it) and
 /// `out` (rows × cols floats) are device buffers allocated by the grader: 256-byte aligned,
 /// not overlapping, with a read or write outside either one detected (a fault, or guard
-/// values that spoil the result). rows ≥ 0 and cols ≥ 0 (an image may be empty: then
-/// nothing is launched), rows and cols at most 65536, rows × cols < 2^31, sizes that are
-/// multiples of no tile. The launcher enqueues its kernel(s) on the default stream and
-/// returns without synchronizing; the grader waits, times and checks. Kernels must not
-/// let shared memory they did not write reach a result, not even multiplied by zero: the
-/// grader fills shared memory with NaN before checked calls (theory.md, "Halo through the
-/// caches").
+/// values that spoil the result). 0 ≤ rows ≤ 65536 and 0 ≤ cols ≤ 65536 (an image may be
+/// empty: then nothing is launched), rows × cols < 2^31, sizes that are multiples of no
+/// tile. Both ends are checked: 0 rows, 0 columns, 65536 × 3 and 3 × 65536 (more blocks
+/// than gridDim.y or gridDim.z allows, for a launcher with a block per row or column); the
+/// top of rows × cols (8 GiB a buffer) is not: the largest image checked is the timed one
+/// (in and out together at least 256 MiB). The launcher enqueues its kernel(s) on the
+/// default stream and returns without synchronizing; the grader waits, times and checks.
+/// Kernels must not let shared memory they did not write reach a result, not even
+/// multiplied by zero: the grader fills shared memory with NaN before checked calls
+/// (theory.md, "Halo through the caches").
 ///
 /// **Graded.** Every pixel against a float64 host reference within the tolerance of
-/// theory.md ("How close is correct"), for k = 1 … 15 on empty, tiny, thin, flush and
-/// medium images and three input distributions; then speed on an image far larger than the
-/// L2 at the exercise's graded k, as a fraction of this GPU's roofline for the minimal work
-/// (8 bytes and 2k² flops per pixel). Theory: lessons/04-convolution/theory.md.
+/// theory.md ("How close is correct"), for k = 1 … 15 on empty, tiny, thin, tall, wide,
+/// flush and medium images and three input distributions; then speed on an image far larger
+/// than the L2 at the exercise's graded k, as a fraction of this GPU's roofline for the
+/// minimal work (8 bytes and 2k² flops per pixel). Before every timed call the grader
+/// writes a fresh image and sets a fresh filter through set_filter_X (outside the timed
+/// region); every pixel of every timed call is compared with the grader's own result.
+/// Theory: lessons/04-convolution/theory.md.
 #pragma once
 #include <cuda_runtime.h>
 

@@ -26,23 +26,29 @@ int g_k = 1;
 
 // The untiled kernel, weights from global memory (kGlobal, the 04.1 starter) or from
 // constant memory (the 04.1 reference): one template, two kernels, each the same loop as
-// the file it stands for.
-template <bool kGlobal>
-__global__ void basic_kernel(const float* __restrict__ in, float* __restrict__ out, int rows, int cols, int k) {
+// the file it stands for. kMagnitude (the timed calls' reference) also sums |w|·|in| over
+// the same taps into `magnitude`.
+template <bool kGlobal, bool kMagnitude = false>
+__global__ void basic_kernel(const float* __restrict__ in, float* __restrict__ out, int rows, int cols, int k,
+                             float* __restrict__ magnitude = nullptr) {
     const int x = blockIdx.x * kBasicX + threadIdx.x, y = blockIdx.y * kBasicY + threadIdx.y;
     if (y >= rows || x >= cols) return;
     const int r = (k - 1) / 2;
-    float acc = 0.f;
+    float acc = 0.f, mag = 0.f;
     for (int i = 0; i < k; ++i) {
         const int yy = y - r + i;
         if (yy < 0 || yy >= rows) continue;
         for (int j = 0; j < k; ++j) {
             const int xx = x - r + j;
-            if (xx >= 0 && xx < cols)
-                acc = fmaf(kGlobal ? g_filter[i * k + j] : c_filter[i * k + j], in[size_t(yy) * cols + xx], acc);
+            if (xx >= 0 && xx < cols) {
+                const float w = kGlobal ? g_filter[i * k + j] : c_filter[i * k + j], v = in[size_t(yy) * cols + xx];
+                acc = fmaf(w, v, acc);
+                if (kMagnitude) mag = fmaf(fabsf(w), fabsf(v), mag);
+            }
         }
     }
     out[size_t(y) * cols + x] = acc;
+    if (kMagnitude) magnitude[size_t(y) * cols + x] = mag;
 }
 
 __global__ void __launch_bounds__(kTile * kTile)
@@ -168,6 +174,12 @@ void global(const float* in, float* out, int rows, int cols) {
 void constant(const float* in, float* out, int rows, int cols) {
     if (rows > 0 && cols > 0)
         basic_kernel<false><<<grid_of(rows, cols, kBasicX, kBasicY), dim3(kBasicX, kBasicY)>>>(in, out, rows, cols, g_k);
+}
+
+void reference(const float* in, float* out, float* magnitude, int rows, int cols) {
+    if (rows > 0 && cols > 0)
+        basic_kernel<false, true>
+            <<<grid_of(rows, cols, kBasicX, kBasicY), dim3(kBasicX, kBasicY)>>>(in, out, rows, cols, g_k, magnitude);
 }
 
 void halo_tile(const float* in, float* out, int rows, int cols) {

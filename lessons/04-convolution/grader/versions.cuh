@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /// @file
 /// @brief The grader's own copies of the notes' four convolution kernels, for lesson 04's
-///        teaching table and for the comparison a too-slow submission is measured against.
+///        teaching table, for the comparison a too-slow submission is measured against,
+///        and for the result every timed call is verified against (reference()).
 ///
 /// Each is the kernel a starter ships or a reference uses, with the same block shape, so
 /// that exercise 04.0 shows on the student's GPU the two ends of every graded contrast pair:
@@ -27,6 +28,10 @@ void set_filter(const float* weights, int k);
 void global(const float* in, float* out, int rows, int cols);
 /// One thread per pixel, weights from constant memory (04.1 reference).
 void constant(const float* in, float* out, int rows, int cols);
+/// The grader's result for a timed call: out as constant() writes it, and magnitude(y, x)
+/// = Σ |w(i, j)| · |in(y − r + i, x − r + j)| over the same taps, the scale of the pixel's
+/// error bound (theory.md, "How close is correct").
+void reference(const float* in, float* out, float* magnitude, int rows, int cols);
 /// Output tile plus halo in shared memory, ghost cells 0 (04.2 reference).
 void halo_tile(const float* in, float* out, int rows, int cols);
 /// Inner tile in shared memory, halo read from global memory (04.3 reference).

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Known-bad 05.2: the reference kernel behind a cache. A call with the same in, n and bins
 // as the previous one copies that call's counts from a buffer of its own instead of
-// counting. The timed calls repeat one call; swapping two bytes between them would leave
-// the histogram unchanged, so the grader changes the value of one byte before each timed
-// call instead, and the copied counts are stale. Must be rejected: wrong (the timed call
+// counting. The timed calls repeat one call, but the grader writes fresh bytes before each
+// of them, so the copied counts are stale. Must be rejected: wrong (every timed call is
 // verified in full), or impossible (1 KiB copied in the time of reading the input).
 #include <cuda_runtime.h>
 

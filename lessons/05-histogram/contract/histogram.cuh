@@ -8,7 +8,7 @@
 ///
 ///     void histogram_K(const unsigned char* in, size_t n, unsigned int* bins);
 ///
-/// - `in`: n bytes on the device, n ≥ 0 (n = 0 is allowed: then every bin is 0). The
+/// - `in`: n bytes on the device, 0 ≤ n < 2^31 (n = 0 is allowed: then every bin is 0). The
 ///   grader allocates it 256-byte aligned, so `uchar4` and `uint4` loads of `in` are
 ///   allowed as long as none reaches past `in[n-1]`; const: the launcher must not modify it.
 /// - `bins`: kHistogramBins unsigned ints on the device. Their contents on entry are
@@ -24,9 +24,14 @@
 /// Graded for every exercise: the exact count of every bin, and their sum, at n = 0, 1,
 /// sizes around 16 and 256, primes and a large size, on uniform bytes, English text, a
 /// single repeated value and bytes of which 90 % hold one value; the same launcher called
-/// again on the bins of its first call must give the same counts. Then the speed, in GB/s
-/// of input read, against a routine timed on the same bytes in the same run (theory page,
-/// "The contract and how it is graded").
+/// again on the bins of its first call must give the same counts; and one value repeated
+/// 65 536 × (the blocks this GPU holds at once) + 5 times, so that a block of any grid that
+/// fits on the GPU at once counts more than 65 535 copies of it (16-bit counters overflow).
+/// The top of n's range is not checked: the largest n checked is that one (about 2.8 × 10^8
+/// on a GPU of 132 SMs) or the timing size (at most 2^30 + 1). Then the speed, in GB/s of
+/// input read, against a routine timed on the same bytes in the same run; every timed call
+/// counts fresh bytes and must match CUB's histogram of them exactly (theory page, "The
+/// contract and how it is graded").
 /// Theory: lessons/05-histogram/theory.md.
 #pragma once
 #include <cuda_runtime.h>

@@ -4,8 +4,9 @@
 // repeated, 90 % one value) at awkward sizes, called a second time on the bins of its
 // first call, and then timed against a routine run on the same bytes in the same run:
 // 05.1 against the grader's one-global-atomic-per-byte kernel (the starter's), 05.2 and
-// 05.3 against CUB DeviceHistogram::HistogramEven. Exercise 05.0 prints the teaching
-// table: every version on inputs from no contention to a single value.
+// 05.3 against CUB DeviceHistogram::HistogramEven. Every timed call counts fresh bytes made
+// on the device and must match CUB's bins for them exactly. Exercise 05.0 prints the
+// teaching table: every version on inputs from no contention to a single value.
 #include <doctest/doctest.h>
 
 #include <cub/device/device_histogram.cuh>
@@ -16,6 +17,7 @@
 #include <cstdio>
 #include <fstream>
 #include <functional>
+#include <initializer_list>
 #include <iterator>
 #include <memory>
 #include <stdexcept>
@@ -31,25 +33,7 @@ GRADER_LESSON("05", "Atomics and privatization", "lessons/05-histogram/theory.md
 
 namespace {
 
-// ------------------------------------------------------------------ thresholds
-// Set from the self-test on an H200 (theory.md, "Measured on this project's GPUs"). Each
-// sits between the reference's figure and the starter's, with at least 1.10 on both sides
-// — except 05.3, whose starter meets both of its thresholds on that GPU: the uniform one
-// is a floor, and the skewed one overlaps the step before (below).
-//
-// 05.1 is measured against the grader's copy of its starter (one global atomicAdd per
-// byte) on the same text, as a multiple of that kernel's speed: both are limited by
-// atomics, not by DRAM, so their ratio holds across GPUs whose memory differs, and CUB
-// (the vendor figure, recorded too) is far from both (H200: 8.9 × the reference's speed).
-constexpr double kPrivatizedFraction = 4.0;      // × global atomics, English text (H200: 43.6 ×, starter 1.0 ×)
-constexpr double kCoarsenedFraction = 0.70;      // of CUB, uniform bytes (H200: 1.07, starter 0.047)
-// 05.3 on 90 %-one-value bytes: the reference reaches 1.21 × CUB on the H200 and 1.10 × on
-// the H100, and so does the starter (one shared copy of the bins, 1.19–1.23 × on the H200):
-// the threshold overlaps the step before (the exercise says so). 0.90 × CUB leaves the
-// reference a margin of 1.22 on the H100 and still fails a kernel that is slow on skew where
-// the GPU serializes a warp's increments of one shared word.
-constexpr double kSkewedFraction = 0.90;         // of CUB on the same 90 %-one-value bytes
-constexpr double kSkewedUniformFraction = 0.70;  // 05.3 on uniform bytes, of CUB there (H200: reference 1.95, starter 1.07)
+// The thresholds, and why each is what it is: lessons/05-histogram/thresholds.txt.
 
 // ------------------------------------------------------------------ inputs
 constexpr double kSkew = 0.9;                  // share of the most frequent value in the skewed inputs
@@ -296,17 +280,14 @@ void expect_bins(grader::Exercise& ex, const std::vector<unsigned int>& got, con
                                          (why.empty() ? "" : ". " + why));
 }
 
-// One call of a launcher on `in` (whose host copy is `host`), its bins poisoned before.
+// One untimed call of a launcher on `in` (whose host copy is `host`), its bins poisoned before.
 struct HistogramCall {
     grader::DeviceBuffer<unsigned int> bins;
     grader::Call call;
     HistogramCall(grader::Exercise& ex, Launcher launch, const std::string& ctx, grader::DeviceBuffer<unsigned char>& in,
                   Bytes& host)
         : bins(kHistogramBins, "bins"), call(ctx, [this, launch, &in] { launch(in.data(), in.size(), bins.data()); }) {
-        // Swapping two bytes leaves a histogram as it was, so a replayed result would pass:
-        // before each timed call one byte changes its value instead (the verified call
-        // then counts from `host` as it is at that moment).
-        call.input(in, host, "in", grader::Call::Vary::change).output(bins, "bins").verify([this, &ex, &host] {
+        call.input(in, "in").output(bins, "bins").verify([this, &ex, &host] {
             expect_bins(ex, bins.download(), count_bytes(host), host.size(), call.context());
         });
     }
@@ -319,7 +300,7 @@ void check_second_call(grader::Exercise& ex, Launcher launch, const std::string&
     const Counts want = count_bytes(host);
     grader::Call again(ctx + ", called again on the bins of its first call",
                        [launch, &in, &bins] { launch(in.data(), in.size(), bins.data()); });
-    again.input(in, host, "in", grader::Call::Vary::no).in_out(bins, "bins").verify([&] {
+    again.input(in, "in").in_out(bins, "bins").verify([&] {
         const std::vector<unsigned int> got = bins.download();
         bool doubled = host.size() > 0;
         for (int v = 0; v < kHistogramBins; ++v) doubled = doubled && got[v] == 2 * want[v];
@@ -332,19 +313,69 @@ void check_second_call(grader::Exercise& ex, Launcher launch, const std::string&
     ex.check(again);
 }
 
+int device_attribute(cudaDeviceAttr what) {
+    int device = 0, value = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&value, what, device));
+    return value;
+}
+
+// The SMs a launcher sees: the whole GPU's, or fewer under --sms (take the larger count).
+size_t launcher_sms() { return size_t(std::max(grader::gpu().sms, grader::gpu().sms_total)); }
+
+// Under compute-sanitizer the sizes stop at kSanitizerMaxN, where a grid that fits on the
+// GPU gives each thread one pass of its loop at most; at this size every thread of such a
+// grid (at most as many threads as the SMs hold at once) makes at least three passes of 16
+// bytes: a race between passes (a double-buffered load, say) shows from the third. Without
+// the sanitizer, 16 777 259 bytes do that on GPUs of up to 170 SMs.
+size_t sanitizer_loop_size() {
+    return 3 * 16 * launcher_sms() * size_t(device_attribute(cudaDevAttrMaxThreadsPerMultiProcessor)) + 13;
+}
+
+// Many copies of one value in one block's share. A kernel that packs two 16-bit counters
+// into each shared word (half the shared memory) counts right until a block sees 65 536
+// copies of one value. At this size, 65 536 × the blocks the GPU holds at once + 5 bytes of
+// one value, some block of any grid that fits on the GPU at once (the coarsened launchers'
+// grid, whatever their block size) counts more than 65 535 copies of it. The bytes are made
+// on the device (every byte the value) and the counts need no host copy of them.
+size_t one_block_overflow_size() {
+    return 65536 * launcher_sms() * size_t(device_attribute(cudaDevAttrMaxBlocksPerMultiprocessor)) + 5;
+}
+
+void check_one_value_on_device(grader::Exercise& ex, Launcher launch, const std::string& name, size_t n,
+                               unsigned char value) {
+    grader::DeviceBuffer<unsigned char> in(n, "in");
+    in.memory().fill(value);
+    grader::DeviceBuffer<unsigned int> bins(kHistogramBins, "bins");
+    const std::string ctx = name + ", n = " + std::to_string(n) + ", one value (" + std::to_string(value) +
+                            ") repeated, more than 65 535 times in some block's share";
+    grader::Call call(ctx, [&] { launch(in.data(), n, bins.data()); });
+    call.input(in, "in").output(bins, "bins").verify([&] {
+        Counts want{};
+        want[value] = n;
+        expect_bins(ex, bins.download(), want, n, ctx);
+    });
+    ex.check(call);
+}
+
 void check_launcher(grader::Exercise& ex, Launcher launch, const std::string& name) {
     auto rng = ex.rng("inputs");
-    for (size_t n : kSizes) {
-        if (grader::sanitizer_mode() && n > kSanitizerMaxN) continue;
-        for (Kind kind : {Kind::uniform, Kind::text, Kind::one_value, Kind::skewed}) {
-            if (n == 0 && kind != Kind::uniform) continue;  // one empty input is enough
+    const auto check_size = [&](size_t n, std::initializer_list<Kind> kinds) {
+        for (Kind kind : kinds) {
             Input in = make_input(kind, n, rng);
             grader::DeviceBuffer<unsigned char> d(in.bytes, "in");
             HistogramCall c(ex, launch, name + ", n = " + std::to_string(n) + ", " + in.what, d, in.bytes);
             ex.check(c.call);
             if (n == 0 || n == kRepeatSize) check_second_call(ex, launch, c.call.context(), d, in.bytes, c.bins);
         }
+    };
+    for (size_t n : kSizes) {
+        if (grader::sanitizer_mode() && n > kSanitizerMaxN) continue;
+        if (n == 0) check_size(n, {Kind::uniform});  // one empty input is enough
+        else check_size(n, {Kind::uniform, Kind::text, Kind::one_value, Kind::skewed});
     }
+    if (grader::sanitizer_mode()) check_size(sanitizer_loop_size(), {Kind::uniform});
+    else check_one_value_on_device(ex, launch, name, one_block_overflow_size(), static_cast<unsigned char>(128 + rng.next() % 128));
 }
 
 // ------------------------------------------------------------------ what a call is timed against
@@ -363,6 +394,7 @@ public:
         CUDA_CHECK(cub::DeviceHistogram::HistogramEven(temp_->data(), temp_bytes_, in_, bins_.data(), kHistogramBins + 1, 0,
                                                        kHistogramBins, n_));
     }
+    const unsigned int* bins() const { return bins_.data(); }
     std::vector<unsigned int> result() const { return bins_.download(); }
 
 private:
@@ -375,46 +407,150 @@ private:
 
 const char* const kCubName = "CUB DeviceHistogram::HistogramEven";
 
-// A grader version or CUB that counts wrong is the grader's bug: stop, do not time it.
-void require_right(const std::string& what, const std::vector<unsigned int>& got, const Counts& want) {
-    if (!same_counts(got, want)) throw std::runtime_error(what + " counted wrong: a bug of the grader, not of the submission");
-}
-
-// The version on `in`, into `bins`: for baselines and slow diagnoses.
-std::function<void()> version_launch(HistogramVersion v, grader::DeviceBuffer<unsigned char>& in,
-                                     grader::DeviceBuffer<unsigned int>& bins) {
-    return [v, &in, &bins] { histogram_version(v, in.data(), in.size(), bins.data()); };
-}
-
-// CUB on `in`, checked once, recorded as the vendor figure.
-grader::Baseline cub_baseline(grader::Exercise& ex, CubHistogram& cub, const Counts& want, size_t n,
-                              const std::string& suffix = "") {
-    if (!grader::sanitizer_mode()) {
-        cub();
-        CUDA_CHECK(cudaDeviceSynchronize());
-        require_right(kCubName, cub.result(), want);
-    }
-    return ex.baseline(kCubName + suffix, work_for(n), [&cub] { cub(); });
-}
-
-// A grader version on `in`, checked once, recorded as the shape figure.
-grader::Baseline version_baseline(grader::Exercise& ex, const std::string& name, HistogramVersion v,
-                                  grader::DeviceBuffer<unsigned char>& in, grader::DeviceBuffer<unsigned int>& bins,
-                                  const Counts& want) {
-    const auto launch = version_launch(v, in, bins);
-    if (!grader::sanitizer_mode()) {
-        launch();
-        CUDA_CHECK(cudaDeviceSynchronize());
-        require_right(name, bins.download(), want);
-    }
-    return ex.baseline(name, work_for(in.size()), launch, false);
-}
-
 size_t timing_bytes() { return std::min(grader::timing_elements(1), (size_t(1) << 30) | 1); }
 
-std::string call_name(const char* launcher, size_t n, const Input& in) {
-    return std::string(launcher) + ", n = " + std::to_string(n) + ", " + in.what;
+// ------------------------------------------------------------------ the timed calls
+// Every timed call counts fresh bytes, made on the device under a key no launcher can
+// predict (call.hpp), and its bins must equal, bin for bin, CUB's histogram of the same
+// bytes, computed after it.
+
+// How timed bytes are drawn. Each byte takes 16 random bits j: it is the call's hot value
+// when j < hot_share · 65536, else table[j], a 65536-entry table in which each byte value
+// has its share of the entries.
+struct Draw {
+    Bytes table;
+    double hot_share = 0;
+    std::string what;  // for messages
+};
+
+// Uniform bytes (with a hot share: that share one value, drawn afresh for every call, the
+// rest about uniform).
+Draw uniform_draw(double hot_share = 0) {
+    Draw d{Bytes(65536), hot_share, "uniform bytes"};
+    for (size_t j = 0; j < d.table.size(); ++j) d.table[j] = static_cast<unsigned char>(j);
+    if (hot_share > 0) d.what = percent(hot_share) + " one value (drawn afresh for every call), the rest uniform";
+    return d;
 }
+
+// Bytes drawn one by one with the byte frequencies of the text inputs' text: as many
+// spaces, e's and t's as English text has, where global atomics queue.
+Draw text_draw() {
+    const Text& text = text_source();
+    const Counts counts = count_bytes(text.bytes);
+    Draw d{Bytes(65536), 0, "bytes drawn with the frequencies of " + text.name};
+    // Entry j holds the value whose share of the cumulative counts contains (j + 1/2) / 65536.
+    uint64_t below = 0;  // counts of the values before v
+    int v = 0;
+    for (size_t j = 0; j < d.table.size(); ++j) {
+        const double at = (j + 0.5) / 65536.0 * double(text.bytes.size());
+        while (v < kHistogramBins - 1 && double(below + counts[v]) <= at) below += counts[v++];
+        d.table[j] = static_cast<unsigned char>(v);
+    }
+    return d;
+}
+
+// Four bytes per hash, eight per thread and store: a GiB takes about a millisecond.
+__global__ void fill_bytes_kernel(unsigned char* out, size_t n, uint64_t key, const unsigned char* __restrict__ table,
+                                  unsigned int threshold, unsigned int hot) {
+    const size_t words = (n + 7) / 8, stride = size_t(gridDim.x) * blockDim.x;
+    for (size_t w = size_t(blockIdx.x) * blockDim.x + threadIdx.x; w < words; w += stride) {
+        uint64_t word = 0;
+        for (int half = 0; half < 2; ++half) {
+            const uint64_t h = grader::hash64(key, 2 * w + half);
+            for (int b = 0; b < 4; ++b) {
+                const unsigned int j = unsigned(h >> (16 * b)) & 0xFFFFu;
+                word |= uint64_t(j < threshold ? hot : table[j]) << (8 * (4 * half + b));
+            }
+        }
+        const size_t i = 8 * w;
+        if (i + 8 <= n) *reinterpret_cast<uint64_t*>(out + i) = word;  // grader buffers start 256-byte aligned
+        else
+            for (size_t b = 0; i + b < n; ++b) out[i + b] = static_cast<unsigned char>(word >> (8 * b));
+    }
+}
+
+// The launcher on n bytes drawn by `draw`, set up for grading: fresh bytes before every
+// timed call, CUB's bins after it, and the grader's baselines and diagnoses on the same
+// buffer (timed on the bytes drawn when it is made).
+class TimedHistogram {
+public:
+    TimedHistogram(grader::Exercise& ex, Launcher launch, const char* name, size_t n, const Draw& draw)
+        : ex_(ex),
+          in_(n, "timing input"),
+          bins_(kHistogramBins, "bins"),
+          other_(kHistogramBins, "the grader's bins"),
+          table_(draw.table, "byte table"),
+          threshold_(unsigned(draw.hot_share * 65536 + 0.5)),
+          cub_(in_.data(), n),
+          call_(std::string(name) + ", n = " + std::to_string(n) + ", " + draw.what,
+                [this, launch] { launch(in_.data(), in_.size(), bins_.data()); }) {
+        fill(grader::fresh_key());  // what the baselines are timed on
+        call_.input(in_, "in").output(bins_, "bins");
+        call_.timed_inputs([this](uint64_t key) { fill(key); });
+        call_.timed_verify([this] {
+            cub_();
+            const grader::Comparison c = grader::compare_on_device(bins_.data(), cub_.bins(), kHistogramBins, {0, 0});
+            if (c.ok()) return;
+            expect_bins(ex_, bins_.download(), cub_counts(), in_.size(), call_.context());  // names the likely cause
+            ex_.reject(grader::Reason::wrong, call_.context() + ": " + c.describe());
+        });
+    }
+    grader::Call& call() { return call_; }
+    grader::Work work() const { return work_for(in_.size()); }
+
+    // A grader version on the timed bytes, into the grader's own bins: for diagnoses.
+    std::function<void()> version(HistogramVersion v) {
+        return [this, v] { histogram_version(v, in_.data(), in_.size(), other_.data()); };
+    }
+    // The same, checked once against CUB (a difference is the grader's bug: stop, do not
+    // time it), and timed as the shape figure.
+    grader::Baseline version_baseline(const std::string& name, HistogramVersion v) {
+        const auto launch = version(v);
+        if (!grader::sanitizer_mode()) {
+            cub_();
+            launch();
+            CUDA_CHECK(cudaDeviceSynchronize());
+            if (!grader::compare_on_device(other_.data(), cub_.bins(), kHistogramBins, {0, 0}).ok())
+                throw std::runtime_error(name + " and " + kCubName + " counted the same bytes differently: a bug of the "
+                                                                     "grader, not of the submission");
+        }
+        return ex_.baseline(name, work(), launch, false);
+    }
+    // CUB on the timed bytes, timed as the vendor figure (its bins must add up to n).
+    grader::Baseline cub_baseline(const std::string& suffix = "") {
+        if (!grader::sanitizer_mode()) {
+            cub_();
+            uint64_t sum = 0;
+            for (uint64_t c : cub_counts()) sum += c;
+            if (sum != in_.size()) throw std::runtime_error(std::string(kCubName) + " counted " + std::to_string(sum) +
+                                                            " bytes of " + std::to_string(in_.size()) + ": a bug of the grader");
+        }
+        return ex_.baseline(kCubName + suffix, work(), [this] { cub_(); });
+    }
+
+private:
+    void fill(uint64_t key) {
+        const size_t n = in_.size(), words = (n + 7) / 8;
+        if (n == 0) return;
+        const unsigned int hot = unsigned(grader::hash64(grader::rekey(key, 1), 0) & 0xFFu);
+        const unsigned grid = unsigned(std::min<size_t>((words + 255) / 256, size_t(grader::gpu().sms) * 16));
+        fill_bytes_kernel<<<grid, 256>>>(in_.data(), n, key, table_.data(), threshold_, hot);
+        CUDA_CHECK(cudaGetLastError());
+    }
+    Counts cub_counts() const {
+        const std::vector<unsigned int> b = cub_.result();
+        Counts c{};
+        std::copy(b.begin(), b.end(), c.begin());
+        return c;
+    }
+    grader::Exercise& ex_;
+    grader::DeviceBuffer<unsigned char> in_;
+    grader::DeviceBuffer<unsigned int> bins_, other_;
+    grader::DeviceBuffer<unsigned char> table_;
+    unsigned int threshold_;
+    CubHistogram cub_;
+    grader::Call call_;
+};
 
 }  // namespace
 
@@ -515,25 +651,19 @@ GRADER_EXERCISE("05.1 privatization") {
     ex.hint("give each block its own 256 bins in shared memory: zero them, __syncthreads(), count the block's bytes into "
             "them with shared-memory atomicAdd, __syncthreads(), then add each non-zero bin to bins with one global atomicAdd");
     check_launcher(ex, histogram_privatized, "histogram_privatized");
-    // Speed: English text, where a few values (space, e, t, …) take most of the bytes and
-    // one global atomic per byte queues at a few addresses.
+    // Speed: bytes with the frequencies of English text, where a few values (space, e, t,
+    // …) take most of the bytes and one global atomic per byte queues at a few addresses.
     const size_t n = std::min(kAtomicsTimingBytes, grader::timing_elements(1));
-    auto rng = ex.rng("timing");
-    Input input = make_input(Kind::text, n, rng);
-    const Counts want = count_bytes(input.bytes);
-    grader::DeviceBuffer<unsigned char> in(input.bytes, "timing input");
-    HistogramCall c(ex, histogram_privatized, call_name("histogram_privatized", n, input), in, input.bytes);
-    grader::DeviceBuffer<unsigned int> other(kHistogramBins, "baseline bins");
+    TimedHistogram t(ex, histogram_privatized, "histogram_privatized", n, text_draw());
     const grader::Baseline global =
-        version_baseline(ex, "global atomics (the starter, grader copy)", HistogramVersion::global_atomics, in, other, want);
-    CubHistogram cub(in.data(), n);
-    cub_baseline(ex, cub, want, n);
+        t.version_baseline("global atomics (the starter, grader copy)", HistogramVersion::global_atomics);
+    t.cub_baseline();
     ex.diagnose_slow({"the speed of one global atomicAdd per byte (the starter's kernel)",
-                      version_launch(HistogramVersion::global_atomics, in, other),
+                      t.version(HistogramVersion::global_atomics),
                       "count into bins in shared memory first and merge each block's non-zero bins into bins once",
                       "check that each block merges only its non-zero bins, with one atomicAdd each, after a "
                       "__syncthreads(), and compare your row with the privatized row in the 05.0 table"});
-    ex.grade(grader::versus(global, kPrivatizedFraction), c.call);
+    ex.grade(grader::versus(global), t.call());
 }
 
 GRADER_EXERCISE("05.2 coarsening") {
@@ -541,26 +671,19 @@ GRADER_EXERCISE("05.2 coarsening") {
     ex.hint("launch only as many blocks as fit on the GPU at once and let each thread count many bytes: a grid-stride "
             "loop over 16-byte uint4 loads (consecutive threads, consecutive uint4s), the last n % 16 bytes one by one");
     check_launcher(ex, histogram_coarsened, "histogram_coarsened");
-    const size_t n = timing_bytes();
-    auto rng = ex.rng("timing");
-    Input input = make_input(Kind::uniform, n, rng);
-    const Counts want = count_bytes(input.bytes);
-    grader::DeviceBuffer<unsigned char> in(input.bytes, "timing input");
-    HistogramCall c(ex, histogram_coarsened, call_name("histogram_coarsened", n, input), in, input.bytes);
-    grader::DeviceBuffer<unsigned int> other(kHistogramBins, "baseline bins");
+    TimedHistogram t(ex, histogram_coarsened, "histogram_coarsened", timing_bytes(), uniform_draw());
     // Recorded, not graded: contiguous uint4 chunks against interleaved loads (the shape
     // figure). On the H200 they were 1.29 × slower than the reference, a gap too dependent
     // on the GPU's caches to grade at the 1.21 × the margins need: a teaching row.
-    version_baseline(ex, "contiguous uint4 chunks (grader kernel)", HistogramVersion::contiguous_uint4, in, other, want);
-    CubHistogram cub(in.data(), n);
-    const grader::Baseline vendor = cub_baseline(ex, cub, want, n);
+    t.version_baseline("contiguous uint4 chunks (grader kernel)", HistogramVersion::contiguous_uint4);
+    const grader::Baseline vendor = t.cub_baseline();
     ex.diagnose_slow({"the speed of one byte per thread with private bins (the starter's kernel)",
-                      version_launch(HistogramVersion::privatized, in, other),
+                      t.version(HistogramVersion::privatized),
                       "let each thread count many bytes, so that a block merges its bins once for many thousands of bytes",
                       "the bytes per thread are there; check that a warp's loads are coalesced (thread t of the grid reads "
                       "uint4 number t, then t + gridDim.x * blockDim.x, …) and 16 bytes wide, and compare your row with "
                       "the coarsened rows of the 05.0 table"});
-    ex.grade(grader::versus(vendor, kCoarsenedFraction), c.call);
+    ex.grade(grader::versus(vendor), t.call());
 }
 
 GRADER_EXERCISE("05.3 skewed inputs") {
@@ -572,36 +695,20 @@ GRADER_EXERCISE("05.3 skewed inputs") {
         "on yours (theory.md, \"Skewed inputs\")");
     check_launcher(ex, histogram_skew_resistant, "histogram_skew_resistant");
     const size_t n = timing_bytes();
-    auto rng = ex.rng("timing");
-    Bytes storage;  // the uniform input's host buffer, refilled with the skewed one
     {
-        // First on uniform bytes: resisting skew must not cost the uniform speed.
-        Input input = make_input(Kind::uniform, n, rng);
-        grader::DeviceBuffer<unsigned char> in(input.bytes, "uniform timing input");
-        HistogramCall c(ex, histogram_skew_resistant, call_name("histogram_skew_resistant", n, input), in, input.bytes);
-        CubHistogram cub(in.data(), n);
-        const grader::Baseline cub_uniform = cub_baseline(ex, cub, count_bytes(input.bytes), n, " on uniform bytes");
+        // First on uniform bytes: resisting skew must not cost the uniform speed. A grade of
+        // its own, declared in thresholds.txt as "05.3 skewed inputs / uniform bytes".
+        TimedHistogram t(ex, histogram_skew_resistant, "histogram_skew_resistant", n, uniform_draw());
+        const grader::Baseline cub_uniform = t.cub_baseline(" on uniform bytes");
         ex.hint("your kernel is slow on uniform bytes: whatever handles the skew must not cost the plain case — keep the "
                 "16-byte grid-stride loads of 05.2, and shared-memory work per byte no larger than one atomicAdd");
-        ex.grade(grader::versus(cub_uniform, kSkewedUniformFraction), c.call);
-        // The skewed grade below replaces the keys "figure", "threshold" and "ceiling": keep this grade's.
-        if (!grader::sanitizer_mode())
-            for (const auto& [from, to] : {std::pair<const char*, const char*>{"figure", "uniform_gbs"},
-                                           {"threshold", "uniform_threshold_gbs"},
-                                           {"ceiling", "uniform_cub_gbs"}})
-                ex.figure(to, ex.figures().at(from));
-        storage = std::move(input.bytes);
+        ex.grade(grader::versus(cub_uniform), t.call(), "uniform bytes");
     }
-    Input input = make_input(Kind::skewed, n, rng, kSkew, std::move(storage));
-    const Counts want = count_bytes(input.bytes);
-    grader::DeviceBuffer<unsigned char> in(input.bytes, "skewed timing input");
-    HistogramCall c(ex, histogram_skew_resistant, call_name("histogram_skew_resistant", n, input), in, input.bytes);
-    grader::DeviceBuffer<unsigned int> other(kHistogramBins, "baseline bins");
-    version_baseline(ex, "one copy of the bins (the starter, grader copy)", HistogramVersion::interleaved_uint4, in, other, want);
-    CubHistogram cub(in.data(), n);
-    const grader::Baseline vendor = cub_baseline(ex, cub, want, n);
+    TimedHistogram t(ex, histogram_skew_resistant, "histogram_skew_resistant", n, uniform_draw(kSkew));
+    t.version_baseline("one copy of the bins (the starter, grader copy)", HistogramVersion::interleaved_uint4);
+    const grader::Baseline vendor = t.cub_baseline();
     ex.diagnose_slow({"the speed of one copy of the bins in shared memory (the starter's kernel)",
-                      version_launch(HistogramVersion::interleaved_uint4, in, other),
+                      t.version(HistogramVersion::interleaved_uint4),
                       "your kernel is no faster than one shared copy of the bins: give each lane of a warp its own copy "
                       "(bin v of copy l at word v * 32 + l), so that no two lanes of a warp update one word or one bank, "
                       "whatever the bytes; warp aggregation with __match_any_sync costs more than it saves on some GPUs "
@@ -609,5 +716,5 @@ GRADER_EXERCISE("05.3 skewed inputs") {
                       "your kernel is not limited like the starter; compare its rows with the per-lane row of the 05.0 "
                       "table, from uniform bytes to one value, and check that its loads are still the 16-byte coalesced "
                       "ones of 05.2 and that each block merges its copies once"});
-    ex.grade(grader::versus(vendor, kSkewedFraction), c.call);
+    ex.grade(grader::versus(vendor), t.call());
 }

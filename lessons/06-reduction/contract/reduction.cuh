@@ -7,8 +7,12 @@
 ///
 ///     void reduce_stepK(const T* in, size_t n, T* out, T* scratch, int block_size);
 ///
-/// - `in`: n ≥ 1 values on the device, allocated by the grader (256-byte aligned, so
-///   `float4`/`int4` loads of `in` are allowed); const: the launcher must not modify it.
+/// - `in`: n values on the device, **1 ≤ n ≤ 2^30** (up to 4 GiB: the grader times at most
+///   2^30 values, since CUB, its comparison, counts in int, and checks n = 2^30 itself,
+///   where a count of bytes or indices held in 32 bits goes wrong). Allocated by the grader
+///   (256-byte aligned, so `float4`/`int4` loads of `in` are allowed); const: the launcher
+///   must not modify it. For `int`, the grader's inputs keep every partial sum, in any
+///   order, within the range of int.
 /// - `out`: one value on the device. When the work the launcher enqueued has finished,
 ///   `*out` holds the sum of `in[0] … in[n-1]`. The launcher must not read it back or
 ///   synchronize: the grader reads `*out` itself, so the timed region holds GPU work and
@@ -27,10 +31,13 @@
 ///
 /// Graded for every step: the exact sum on integers, the sum within the float tolerance
 /// of theory.md on floats, at n = 1, n below one block, primes, n one above and one below
-/// a power of two, and a large n; then the bandwidth of the float sum (4n bytes read) at
+/// a power of two, and a large n; on integers at every n from 1 to 130 (block_size 32);
+/// at n = 2^30 (block_size 256); for step 7 also at an n that runs its grid-stride loop at
+/// least three times on this GPU; then the bandwidth of the float sum (4n bytes read) at
 /// block_size 256, against a ceiling timed on the same input in the same run: for steps
-/// 1–6 the grader's block-sum kernel (block_sum_ceiling.cuh), for step 7 CUB
-/// DeviceReduce::Sum.
+/// 1–6 the grader's block-sum kernel (block_sum_ceiling.cuh) or the grader's copy of the
+/// step before, for step 7 CUB DeviceReduce::Sum. Every timed call sums fresh values and
+/// its result is checked, on the GPU, against the grader's own sum of them.
 /// Theory: lessons/06-reduction/theory.md.
 #pragma once
 #include <cuda_runtime.h>

@@ -108,6 +108,17 @@ Affine power(Affine f, uint32_t k) {
     return r;
 }
 
+// The grader's result of the work on the device, for verifying every timed call in full:
+// the same closed form as Expectation, reading the pinned host input where it lies (it is
+// mapped into the device's address space).
+__global__ void expected_kernel(const float* in, float* out, size_t n, uint32_t key, uint32_t window, Affine base, Affine heavy) {
+    for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
+        const uint32_t bits = __float_as_uint(in[i]);
+        const Affine f = is_heavy(bits, window) ? heavy : base;
+        out[i] = float((f.a * (bits ^ key) + f.b) >> 8) * 0x1p-24f;
+    }
+}
+
 class Expectation {
 public:
     explicit Expectation(const WorkParams& p)
@@ -264,25 +275,50 @@ public:
                 set_params(draw_params(keys_, steps_));
                 reset_processed();
             })
-            .verify([this, &ex] { verify(ex); });
+            .verify([this, &ex] { verify(ex); })
+            // A timed call's work runs under a key from the fresh one: every output changes
+            // with it, so no result of an earlier call can be replayed (the input array can
+            // stay: the outputs depend on the key as much as on it).
+            .timed_inputs([this](uint64_t key) {
+                grader::Rng r(key);
+                set_params(draw_params(r, steps_));
+            })
+            .timed_verify([this, &ex] { verify_on_device(ex); });
     }
     Arrays& arrays() { return arrays_; }
     grader::Call& call() { return call_; }
     void set_steps(uint32_t steps) { steps_ = steps; }
 
 private:
-    void verify(grader::Exercise& ex) {
+    void check_processed(grader::Exercise& ex) {
         const unsigned long long done = processed();
         if (done != arrays_.n)
             ex.reject(grader::Reason::wrong, call_.context() + ": launch_work processed " + std::to_string(done) +
                                                  " elements during the call, not n = " + std::to_string(arrays_.n) +
                                                  ": every element goes through launch_work exactly once per call");
+    }
+    void verify(grader::Exercise& ex) {
+        check_processed(ex);
         const Expectation e(state().params);
         const Arrays& a = arrays_;
         ex.expect_each(a.out.contents(), a.n, [&](size_t i) { return grader::Expected{i, e(a.in[i]), 0}; }, call_.context());
     }
 
+    // Every timed call, in full: the count of elements launch_work saw, then the output (pinned,
+    // mapped) against the grader's result computed on the device from the same input.
+    void verify_on_device(grader::Exercise& ex) {
+        check_processed(ex);
+        const WorkParams& p = state().params;
+        if (!expected_) expected_ = std::make_unique<grader::DeviceBuffer<float>>(arrays_.n, "the grader's result");
+        const unsigned grid = unsigned(std::min<size_t>((arrays_.n + 255) / 256, 65535));
+        expected_kernel<<<grid, 256>>>(arrays_.in.data(), expected_->data(), arrays_.n, p.key, p.window,
+                                       power({p.mul, p.add}, p.steps), power({p.mul, p.add}, p.heavy_steps));
+        CUDA_CHECK(cudaGetLastError());
+        ex.expect_on_device(arrays_.out.data(), expected_->data(), arrays_.n, {0, 0}, call_.context());
+    }
+
     Arrays arrays_;
+    std::unique_ptr<grader::DeviceBuffer<float>> expected_;
     grader::Rng keys_;
     uint32_t steps_;
     grader::Call call_;
@@ -614,10 +650,13 @@ GRADER_EXERCISE("07.1 pipeline") {
                           "cudaStreamSynchronize, a copy without Async or from pageable memory, cudaMalloc or cudaFree, "
                           "work on the default stream"});
     }
-    // Bytes moved: the input in and the output out. The time allowed is required_ms; as a
-    // fraction of the best pipelined time that is best / required.
+    // Bytes moved: the input in and the output out. The time allowed is required_ms.
     const double best = sanitizer ? 1 : overlap::best_ms(st);
-    grader::Performance p = grader::versus("best pipeline", best, 2.0 * timed.arrays().bytes(), 0, best / required);
+    // thresholds.txt declares 1 × this time: the pipeline at kRequiredEfficiency, from the
+    // stages measured in this run (the supervisor takes it as it takes any baseline's time).
+    grader::Performance p = grader::versus("a pipeline at " + std::to_string(int(100 * kRequiredEfficiency + 0.5)) + " % overlap",
+                                           sanitizer ? best : required,
+                                           2.0 * timed.arrays().bytes(), 0);
     p.clock = grader::Clock::wall;
     const auto report = [&] {
         const auto& f = ex.figures();

@@ -8,11 +8,15 @@
 ///
 ///     void nbody_K(const float4* pos_mass, float4* acc, int n, float eps2);
 ///
-/// - `pos_mass`: n ≥ 1 bodies on the device, body j as (x_j, y_j, z_j, m_j): position and
-///   mass, masses ≥ 0 (some exactly zero), positions finite, several bodies may share
-///   exactly the same position. Const: the launcher must not modify it. Allocated by the
-///   grader, 256-byte aligned, with a read past body n − 1 detected (it faults, or reads
-///   NaN that spoils the result).
+/// - `n`: **1 ≤ n ≤ 131072** (2^17; n² passes the range of int from n = 46341 on). The
+///   grader checks both ends, every n from 1 to 64, and for nbody_split sizes that make
+///   the reference's choice of threads per body (by n and the SM count) take each of its
+///   paths on any GPU of 16 to 144 SMs.
+/// - `pos_mass`: n bodies on the device, body j as (x_j, y_j, z_j, m_j): position and
+///   mass, masses ≥ 0 and in general all different (some exactly zero), positions finite,
+///   several bodies may share exactly the same position. Const: the launcher must not
+///   modify it. Allocated by the grader, 256-byte aligned, with a read past body n − 1
+///   detected (it faults, or reads NaN that spoils the result).
 /// - `acc`: n float4 on the device. When the launcher's work has finished, acc[i].x, .y
 ///   and .z hold the acceleration of body i (G = 1, softened):
 ///
@@ -33,10 +37,13 @@
 ///
 /// Each exercise is checked against a float64 host reference at n = 1, 2, 3, 31, 257, 1000
 /// and 4099 on five kinds of bodies (a uniform cube, a Plummer cluster, coincident bodies,
-/// zero masses, masses and distances of mixed magnitudes); by 100 steps of a grader-run
-/// leapfrog integration whose energy must stay within a bound the grader derives, with
-/// Σ m_i a_i ≈ 0 at every step; and at its timed size by sampled bodies and the momentum
-/// sum. Figures count 20 flops per interaction (n² interactions per call).
+/// zero masses, masses and distances of mixed magnitudes) and at every n up to 64 on one
+/// kind each; against the grader's own result
+/// on the GPU at n = 131072 (and nbody_split at the sizes above); by 100 steps of a
+/// grader-run leapfrog integration whose energy must stay within a bound the grader
+/// derives, with Σ m_i a_i ≈ 0 at every step; and at its timed size on fresh bodies before
+/// every call, the whole result checked on the GPU against the grader's own. Figures count
+/// 20 flops per interaction (n² interactions per call).
 /// Theory: lessons/08-nbody/theory.md.
 #pragma once
 #include <cuda_runtime.h>

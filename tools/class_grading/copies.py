@@ -1,0 +1,148 @@
+# SPDX-License-Identifier: MIT
+"""Which of a student's kernel files match code shipped with the course.
+
+Each step's starter is the step before's reference, and the grader's own versions hold
+working kernels: a student who copies either passes. This module flags such a file for the
+instructor (it is not a verdict). Two texts match when they are the same once comments,
+whitespace and names are taken out: every identifier that is not a C++ keyword or a CUDA
+built-in is replaced by the index of its first occurrence, so `s[tid] += s[tid + k]` and
+`buf[t] += buf[t + half]` read the same. Both whole files and each `__global__` function
+are compared. A match with the file's own starter is no flag (an untouched kernel is the
+starter's, and the starter is the step before's reference by design).
+
+What it cannot see: statements reordered, types, constants or launch shapes changed, dead
+code added, a kernel split in two, a copy from elsewhere (another student, the web), and
+kernels shorter than MIN_KERNEL_TOKENS (too many honest ones look alike).
+docs/class_grading.md says the same to the instructor."""
+import pathlib
+import re
+
+# Where the course ships kernels, relative to its root: a copy of any of them is flagged.
+SHIPPED = ("starter/**/*.cu", "solutions/**/*.cu", "lessons/*/grader/*.cu", "lessons/*/bad/*.cu")
+
+# A kernel this short (its tokens, signature included) is not compared on its own: a plain
+# element-wise kernel written from scratch reads like any other.
+MIN_KERNEL_TOKENS = 60
+
+_TOKEN = re.compile(r"""
+    (?P<comment>//[^\n]*|/\*.*?\*/)
+  | (?P<text>"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')
+  | (?P<number>\.?\d(?:[eEpP][+-]|[\w.'])*)
+  | (?P<name>[A-Za-z_]\w*)
+  | (?P<other>\S)
+""", re.VERBOSE | re.DOTALL)
+
+_KEYWORDS = set("""
+    alignas alignof and and_eq asm auto bitand bitor bool break case catch char char8_t char16_t char32_t class
+    compl concept const consteval constexpr constinit const_cast continue co_await co_return co_yield decltype
+    default delete do double dynamic_cast else enum explicit export extern false float for friend goto if inline
+    int long mutable namespace new noexcept not not_eq nullptr operator or or_eq private protected public
+    register reinterpret_cast requires return short signed sizeof static static_assert static_cast struct switch
+    template this thread_local throw true try typedef typeid typename union unsigned using virtual void volatile
+    wchar_t while xor xor_eq
+    include define if ifdef ifndef elif endif pragma unroll
+    threadIdx blockIdx blockDim gridDim warpSize
+""".split())
+
+
+def tokens(text):
+    """The tokens of C++ / CUDA source: comments and whitespace left out."""
+    return [m.group() for m in _TOKEN.finditer(text) if m.lastgroup != "comment"]
+
+
+def _kept(word):
+    # CUDA's qualifiers and intrinsics all begin with two underscores (__global__, __syncthreads).
+    return word in _KEYWORDS or word.startswith("__")
+
+
+def normalized(toks):
+    """The tokens as compared: each identifier that is not kept becomes `$k`, k the index
+    of its first occurrence in `toks`, so consistent renaming does not count."""
+    index, out = {}, []
+    for t in toks:
+        if (t[0].isalpha() or t[0] == "_") and not _kept(t):
+            t = "$%d" % index.setdefault(t, len(index))
+        out.append(t)
+    return " ".join(out)
+
+
+def _close(toks, i, opening, closing):
+    """The index just past the bracket that closes toks[i] (an `opening`), or len(toks)."""
+    depth = 0
+    for j in range(i, len(toks)):
+        depth += (toks[j] == opening) - (toks[j] == closing)
+        if depth == 0:
+            return j + 1
+    return len(toks)
+
+
+def kernels(toks):
+    """[(name, tokens)] of each __global__ function defined in `toks` (from __global__ to
+    its closing brace; declarations without a body are left out)."""
+    out, i = [], 0
+    while i < len(toks):
+        if toks[i] != "__global__":
+            i += 1
+            continue
+        name, j = "", i + 1
+        while j < len(toks) and toks[j] not in ("{", ";"):
+            if toks[j] == "(":
+                if not name and not toks[j - 1].startswith("__"):
+                    name = toks[j - 1]
+                j = _close(toks, j, "(", ")")
+            else:
+                j += 1
+        if j < len(toks) and toks[j] == "{":
+            end = _close(toks, j, "{", "}")
+            out.append((name, toks[i:end]))
+            i = end
+        else:
+            i = j + 1
+    return out
+
+
+def fingerprints(text):
+    """(the whole file's normal form, {normal form of each kernel long enough: its name})."""
+    toks = tokens(text)
+    return normalized(toks), {normalized(k): name for name, k in kernels(toks) if len(k) >= MIN_KERNEL_TOKENS}
+
+
+class Shipped:
+    """The course's own kernels, read once per class: each file's normal form and each of
+    its kernels', with where they came from (paths relative to the course)."""
+
+    def __init__(self, course):
+        course = pathlib.Path(course)
+        self.files, self.kernels, self.by_path = {}, {}, {}
+        for pattern in SHIPPED:
+            for path in sorted(course.glob(pattern)):
+                rel = path.relative_to(course).as_posix()
+                whole, ks = fingerprints(path.read_text(errors="replace"))
+                self.by_path[rel] = (whole, ks)
+                self.files.setdefault(whole, []).append(rel)
+                for form, name in ks.items():
+                    self.kernels.setdefault(form, []).append((rel, name))
+
+    def sources(self, text, own_starter):
+        """Where the student's file `text` comes from, sorted: `solutions/x.cu` for a whole
+        file, `lessons/06-reduction/grader/y.cu (step_kernel)` for one kernel of a file not
+        matched whole; every shipped file or kernel it matches, except those that match
+        its own starter (`own_starter`: the starter's path relative to the course)."""
+        whole, ks = fingerprints(text)
+        mine_whole, mine_kernels = self.by_path.get(own_starter, ("", {}))
+        files = set() if whole == mine_whole else set(self.files.get(whole, []))
+        parts = {f"{rel} ({name})" for form in ks if form not in mine_kernels
+                 for rel, name in self.kernels.get(form, []) if rel not in files}
+        return sorted(files | parts)
+
+
+def copied(shipped, submission, lesson):
+    """{kernel file: [sources]} for the lesson's files in `submission` that match shipped code."""
+    out = {}
+    for k in lesson.kernels:
+        mine = pathlib.Path(submission) / lesson.dir / k
+        if mine.is_file():
+            found = shipped.sources(mine.read_text(errors="replace"), f"starter/{lesson.dir}/{k}")
+            if found:
+                out[k] = found
+    return out
