@@ -10,6 +10,7 @@
 #include "grader/device_inputs.cuh"
 #include "grader/exercise.hpp"
 #include "grader/json.hpp"
+#include "grader/results.hpp"
 #include "grader/session.hpp"
 
 namespace grader {
@@ -185,7 +186,8 @@ std::string Exercise::slow_hint(const Timing& student, const Target& t, const Pe
     const SlowDiagnosis& d = diagnosis_;
     const std::string yours = format("your kernel reaches %.0f ", t.figure(p, student.median_ms)) + t.unit();
     if (d.launch) {
-        const double other_ms = time_launch(d.launch).median_ms;
+        // A few runs: this only chooses between two hints, and the kernel is often slow.
+        const double other_ms = time_launch(d.launch, TimingOptions{1, 5}).median_ms;
         const double speed = other_ms / student.median_ms;  // > 1: the student's is faster
         const std::string measured = yours + format(", %.2f× ", speed) + d.label +
                                      format(" (%.0f ", t.figure(p, other_ms)) + t.unit() + ", measured now)";
@@ -213,6 +215,7 @@ void Exercise::grade(Performance p, Call& call, const std::string& part) {
     fraction_ = t.fraction;
     TimingOptions o;
     o.clock = p.clock;
+    o.decided = [&](const std::vector<double>& s) { return speed_decided(s, t.required_ms); };
     // Every call, warm-ups included, gets fresh inputs and is verified in full: which call
     // is timed, or checked, is nothing a launcher could tell or needs to.
     int calls = 0;
@@ -351,24 +354,19 @@ Verdict Exercise::verdict() const {
 }
 
 Report Exercise::report() const {
-    const Verdict v = verdict();
+    ExerciseResult e;
+    e.verdict = verdict();
+    e.perf_graded = perf_graded_, e.teaching = teaching_, e.fraction = fraction_;
     JsonObject figures, labels;
     for (const auto& [k, x] : figures_) figures.add(k, x);
     for (const auto& [k, x] : labels_) labels.add(k, x);
+    e.figures_json = figures.str(), e.labels_json = labels.str();
+    std::string tables;
+    for (const std::string& t : tables_) tables += (tables.empty() ? "" : ", ") + t;
+    e.tables_json = "[" + tables + "]";
     Report r;
-    r.add("kind", "exercise")
-        .add("exercise", v.exercise)
-        .add("verdict", v.verdict)
-        .add("reason", to_string(v.reason))
-        .add("message", v.message)
-        .add("hint", v.hint)
-        .add("theory", v.theory)
-        .add("note", v.note)
-        .add("perf_graded", perf_graded_ ? "true" : "false")
-        .add("teaching", teaching_ ? "true" : "false")
-        .add("fraction", format("%.6g", fraction_))
-        .add("figures", figures.str())
-        .add("labels", labels.str());
+    r.add("kind", "exercise");
+    add_exercise_fields(r, e);  // results.hpp: the one list of an exercise result's fields
     for (const auto& [key, raw] : timed_) add_timed(r, key, raw);
     return r;
 }

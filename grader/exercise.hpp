@@ -170,6 +170,9 @@ public:
     /// The figures recorded so far (grade() records "median_ms", "threshold", …), for a lesson
     /// that derives one more from them.
     const std::map<std::string, double>& figures() const { return figures_; }
+    /// The teaching tables of this exercise for the results file, in the order they were made:
+    /// each a JSON object its TeachingTable keeps up to date (teaching_table.hpp).
+    std::vector<std::string>& tables() { return tables_; }
 
     // ------------------------------------------------------------------ used by the exercise process
     /// Runs `body`, turning every failure into a verdict.
@@ -193,6 +196,7 @@ private:
     std::vector<std::pair<std::string, TimedReport>> timed_;
     std::map<std::string, double> figures_;
     std::map<std::string, std::string> labels_;
+    std::vector<std::string> tables_;
 };
 
 /// Elements of `bytes_per_element` for a timing run: the data is at least 16× the L2

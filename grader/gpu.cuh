@@ -10,11 +10,11 @@ namespace grader {
 struct GpuInfo {
     std::string name;
     int cc_major = 0, cc_minor = 0;
-    /// The SMs this process's kernels may use: the whole GPU's, or under --sms those of the
+    /// The SMs this process's kernels may use: the whole GPU's, or under `--sms` those of the
     /// green context (sm_limit.cuh). Lessons size their work by it.
     int sms = 0;
     int sms_total = 0;         ///< the whole GPU's SMs, whatever the limit
-    bool sms_limited = false;  ///< sms is a green context's count (--sms)
+    bool sms_limited = false;  ///< sms is a green context's count (`--sms`)
     long long l2_bytes = 0;
     long long global_bytes = 0;
     long long smem_per_block_optin = 0;
@@ -31,7 +31,7 @@ struct GpuInfo {
 /// cannot run this build's machine code.
 std::string gpu_unusable_reason();
 
-/// Reads device 0. Call only after gpu_unusable_reason() returned "". Under --sms, `sms`
+/// Reads device 0. Call only after gpu_unusable_reason() returned "". Under `--sms`, `sms`
 /// is the green context's count, whatever the device's properties say.
 GpuInfo query_gpu();
 

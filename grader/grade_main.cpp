@@ -425,6 +425,15 @@ int main(int argc, char** argv) {
         const int timeout = o.timeout_s > 0 ? o.timeout_s : std::atoi(s.timeout.empty() ? "180" : s.timeout.c_str());
         child.timeout_s = sanitizer.empty() ? timeout : 20 * timeout;
         r.seed = child.seed;
+        if (!sanitizer.empty() && access(grader::sanitizer_program(child).c_str(), X_OK) != 0) {
+            // Not the student's fault: say what to install rather than run a missing program.
+            const std::string msg = "--setup=" + sanitizer + " needs compute-sanitizer, not found at " +
+                                    grader::sanitizer_program(child) +
+                                    ": install it (it comes with the full CUDA toolkit), then meson setup --reconfigure";
+            std::printf("SKIP  %s: %s\n", o.name.c_str(), msg.c_str());
+            r.status = "skipped", r.status_message = msg;
+            return finish(r, kSkip, t0, o);
+        }
 
         // A file the build was configured with, deleted since: say so, rather than let Ninja
         // fail with "missing and no known rule to make it".

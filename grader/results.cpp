@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "grader/results.hpp"
 
+#include <cstdio>
+#include <cstdlib>
 #include <ctime>
 
 #include "grader/json.hpp"
@@ -13,7 +15,48 @@ std::string array(const std::vector<std::string>& items) {
     for (size_t i = 0; i < items.size(); ++i) s += (i ? ", \"" : "\"") + json_escape(items[i]) + "\"";
     return s + "]";
 }
+
+// The three visitors of exercise_fields: into a sealed report, out of one, into the results file.
+struct ToReport {
+    Report& r;
+    void text(const char* k, const std::string& x) { r.add(k, x); }
+    void reason(const char* k, Reason x) { r.add(k, to_string(x)); }
+    void flag(const char* k, bool x) { r.add(k, x ? "true" : "false"); }
+    void number(const char* k, double x) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.17g", x);
+        r.add(k, buf);
+    }
+    void json(const char* k, const std::string& x, const char*) { r.add(k, x); }
+};
+struct FromReport {
+    const Report& r;
+    void text(const char* k, std::string& x) { x = r.get(k); }
+    void reason(const char* k, Reason& x) { x = reason_from_string(r.get(k)); }
+    void flag(const char* k, bool& x) { x = r.get(k) == "true"; }
+    void number(const char* k, double& x) { x = std::atof(r.get(k).c_str()); }
+    void json(const char* k, std::string& x, const char* otherwise) {
+        x = r.get(k);
+        if (x.empty()) x = otherwise;
+    }
+};
+struct ToJson {
+    JsonObject& o;
+    void text(const char* k, const std::string& x) { o.add(k, x); }
+    void reason(const char* k, Reason x) { o.add(k, to_string(x)); }
+    void flag(const char* k, bool x) { o.add(k, x); }
+    void number(const char* k, double x) { o.add(k, x); }
+    void json(const char* k, const std::string& x, const char* otherwise) { o.add_raw(k, x.empty() ? otherwise : x); }
+};
 }  // namespace
+
+void add_exercise_fields(Report& r, const ExerciseResult& e) { exercise_fields(e, ToReport{r}); }
+
+ExerciseResult exercise_from_report(const Report& r) {
+    ExerciseResult e;
+    exercise_fields(e, FromReport{r});
+    return e;
+}
 
 Tally tally(const std::vector<ExerciseResult>& exercises) {
     Tally t;
@@ -27,20 +70,8 @@ Tally tally(const std::vector<ExerciseResult>& exercises) {
 std::string results_json(const RunResult& r) {
     std::string exercises;
     for (const ExerciseResult& e : r.exercises) {
-        const Verdict& v = e.verdict;
         JsonObject o;
-        o.add("exercise", v.exercise)
-            .add("verdict", v.verdict)
-            .add("reason", to_string(v.reason))
-            .add("message", v.message)
-            .add("hint", v.hint)
-            .add("theory", v.theory)
-            .add("note", v.note)
-            .add("perf_graded", e.perf_graded)
-            .add("teaching", e.teaching)
-            .add("fraction", e.fraction)
-            .add_raw("figures", e.figures_json.empty() ? "{}" : e.figures_json)
-            .add_raw("labels", e.labels_json.empty() ? "{}" : e.labels_json);
+        exercise_fields(e, ToJson{o});
         exercises += (exercises.empty() ? "\n    " : ",\n    ") + o.str();
     }
     JsonObject summary;

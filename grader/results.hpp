@@ -10,6 +10,7 @@
 
 #include "grader/ceilings.hpp"
 #include "grader/gpu.cuh"
+#include "grader/sealed_report.hpp"
 #include "grader/verdict.hpp"
 
 namespace grader {
@@ -23,7 +24,33 @@ struct ExerciseResult {
     double fraction = 0;             ///< required fraction of the ceiling (0: not graded on speed)
     std::string figures_json = "{}"; ///< the exercise's figures, a JSON object of numbers
     std::string labels_json = "{}";  ///< the exercise's labels, a JSON object of strings
+    std::string tables_json = "[]";  ///< the exercise's teaching tables, a JSON array (teaching_table.hpp)
 };
+
+/// The fields of an exercise's result, listed once for the three places that carry them:
+/// the exercise's sealed report (Exercise::report), the supervisor that opens it
+/// (supervisor.cpp) and the results file (results_json), in the results file's order.
+/// `v` has text, reason, flag, number and json (name, member[, default]) members.
+template <class Result, class Visitor>
+void exercise_fields(Result& e, Visitor&& v) {
+    v.text("exercise", e.verdict.exercise);
+    v.text("verdict", e.verdict.verdict);
+    v.reason("reason", e.verdict.reason);
+    v.text("message", e.verdict.message);
+    v.text("hint", e.verdict.hint);
+    v.text("theory", e.verdict.theory);
+    v.text("note", e.verdict.note);
+    v.flag("perf_graded", e.perf_graded);
+    v.flag("teaching", e.teaching);
+    v.number("fraction", e.fraction);
+    v.json("figures", e.figures_json, "{}");
+    v.json("labels", e.labels_json, "{}");
+    v.json("tables", e.tables_json, "[]");
+}
+
+/// Adds the exercise's fields to a sealed report, and reads them back (exercise_fields).
+void add_exercise_fields(Report& r, const ExerciseResult& e);
+ExerciseResult exercise_from_report(const Report& r);
 
 struct RunResult {
     std::string test;                 ///< the Meson test: lesson01, lesson01-bad-faults

@@ -56,7 +56,7 @@ Settings read_and_scrub_environment();
 
 /// The SM count of `--sms=` or GRADER_SMS: a whole number from 1 to 100000, or 0 for "" and
 /// "all" (the whole GPU, no limit). Throws std::invalid_argument naming GRADER_SMS otherwise
-/// (the supervisor renames it to --sms when the option gave the text, as for the scale).
+/// (the supervisor renames it to `--sms` when the option gave the text, as for the scale).
 int parse_sms(const std::string& text);
 
 /// One argument of the supervisor, and whether it came from an argument file.

@@ -29,7 +29,7 @@ inline constexpr const char* kGreenContextsNeeded = "--sms needs green contexts 
 
 /// The limit in force in this process (all zero without one).
 struct SmLimit {
-    int requested = 0;    ///< the N of --sms=N
+    int requested = 0;    ///< the N of `--sms=N`
     int sms = 0;          ///< the SMs the green context holds: N, or N rounded up to the GPU's step
     int total = 0;        ///< the whole GPU's SMs
     /// What the driver says of the whole GPU: the least SMs a split gives, and the step of its

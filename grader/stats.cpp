@@ -25,4 +25,10 @@ Timing summarize(std::vector<double> s) {
 
 Timing better_of(const Timing& a, const Timing& b) { return a.median_ms <= b.median_ms ? a : b; }
 
+bool speed_decided(const std::vector<double>& s, double required_ms) {
+    if (s.size() < 5 || !(required_ms > 0)) return false;
+    const auto [lo, hi] = std::minmax_element(s.begin(), s.end());
+    return *lo > 1.5 * required_ms || (s.size() >= 9 && *hi < 0.8 * required_ms);
+}
+
 }  // namespace grader

@@ -27,4 +27,13 @@ double median(std::vector<double> samples);
 /// The better of two timings of the same launch (lower median), as it was measured.
 Timing better_of(const Timing& a, const Timing& b);
 
+/// True when more runs could not change how `samples` compare with `required_ms`, so that a
+/// student is not kept waiting for a verdict already known: after at least 5 runs, when even
+/// the fastest took more than 1.5 × the time allowed (nothing short of a 1.5× speed-up in the
+/// runs to come could pass it), or, after at least 9, when even the slowest took less than
+/// 0.8 × it. Noise of that size between runs of one kernel on an idle GPU was never seen
+/// (every timed call is verified in full, so a launcher gains nothing from behaving
+/// differently in runs that are not made).
+bool speed_decided(const std::vector<double>& samples, double required_ms);
+
 }  // namespace grader

@@ -114,7 +114,7 @@ std::vector<std::string> child_env(const ChildSettings& s, const Scratch& dir, c
 // exit codes: racecheck files the hazards of warp-synchronous code as warnings, which do
 // not change any exit code.
 std::vector<std::string> sanitizer_command(const ChildSettings& s, const std::string& log) {
-    std::vector<std::string> cmd = {s.sanitizer_path.empty() ? "/usr/local/cuda/bin/compute-sanitizer" : s.sanitizer_path,
+    std::vector<std::string> cmd = {sanitizer_program(s),
                                     "--tool", s.sanitizer, "--error-exitcode", "1", "--log-file", log};
     if (s.sanitizer == "memcheck") cmd.insert(cmd.end(), {"--leak-check", "no"});
     if (s.sanitizer == "racecheck") cmd.insert(cmd.end(), {"--racecheck-report", "hazard"});
@@ -188,6 +188,10 @@ std::string recheck(const ChildSettings& s, const Report& r) {
 
 }  // namespace
 
+std::string sanitizer_program(const ChildSettings& s) {
+    return s.sanitizer_path.empty() ? "/usr/local/cuda/bin/compute-sanitizer" : s.sanitizer_path;
+}
+
 Listing list_exercises(const ChildSettings& s) {
     Scratch dir;
     const auto key = random_key();
@@ -232,20 +236,8 @@ ExerciseResult run_exercise_process(const ChildSettings& s, const std::string& e
         r.get("echo_threshold_scale") != s.threshold_scale || r.get("echo_sanitizer") != s.sanitizer ||
         r.get("echo_sms") != s.sms)
         return failed(exercise, Reason::crash, "the grader's settings were changed inside the exercise's process");
-    ExerciseResult e;
     if (const std::string why = recheck(s, r); !why.empty()) return failed(exercise, Reason::crash, why);
-    e.verdict.exercise = exercise;
-    e.verdict.verdict = r.get("verdict");
-    e.verdict.reason = reason_from_string(r.get("reason"));
-    e.verdict.message = r.get("message");
-    e.verdict.hint = r.get("hint");
-    e.verdict.theory = r.get("theory");
-    e.verdict.note = r.get("note");
-    e.perf_graded = r.get("perf_graded") == "true";
-    e.teaching = r.get("teaching") == "true";
-    e.fraction = std::atof(r.get("fraction").c_str());
-    e.figures_json = r.get("figures");
-    e.labels_json = r.get("labels");
+    ExerciseResult e = exercise_from_report(r);  // every field of results.hpp's exercise_fields
     if (!s.sanitizer.empty()) {
         const std::string findings = sanitizer_findings(log, s.sanitizer);
         if (e.verdict.verdict == "PASS" && !findings.empty()) return failed(exercise, Reason::fault, findings);

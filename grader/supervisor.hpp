@@ -18,7 +18,7 @@ namespace grader {
 struct ChildSettings {
     std::string program;  ///< the lesson program
     std::string seed, ceilings, threshold_scale, sanitizer, sanitizer_path;
-    std::string sms;      ///< --sms: the SM count as text, "" for the whole GPU
+    std::string sms;      ///< `--sms`: the SM count as text, "" for the whole GPU
     int timeout_s = 180;  ///< per exercise (already multiplied under a sanitizer)
     /// The lesson's thresholds.txt as the supervisor read it, and the GPU's L2 size: every
     /// speed verdict is recomputed from these and the ceilings (declared_thresholds.hpp).
@@ -33,6 +33,9 @@ struct Listing {
     std::vector<std::string> exercises, ceilings;
 };
 Listing list_exercises(const ChildSettings& s);
+
+/// The compute-sanitizer an exercise runs inside under the memcheck and racecheck setups.
+std::string sanitizer_program(const ChildSettings& s);
 
 /// Runs one exercise in a process of its own and returns its outcome: the sealed report's
 /// verdict, or a FAIL the supervisor synthesizes (hang, crash, forged or missing report,

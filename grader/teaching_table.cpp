@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "grader/json.hpp"
+
 namespace grader {
 
 namespace {
@@ -22,11 +24,55 @@ std::vector<std::string> header(const TeachingTable::Options& o) {
     for (const std::string& p : o.percent_of) h.push_back("% of " + p);
     return h;
 }
+
+std::string strings(const std::vector<std::string>& items) {
+    std::string s;
+    for (const std::string& x : items) s += (s.empty() ? "\"" : ", \"") + json_escape(x) + "\"";
+    return "[" + s + "]";
+}
+
+// A caption printed over several lines ("\n" and an indent) as one line.
+std::string one_line(const std::string& text) {
+    std::string out;
+    for (size_t i = 0; i < text.size(); ++i) {
+        if (text[i] != '\n') {
+            out += text[i];
+            continue;
+        }
+        while (i + 1 < text.size() && text[i + 1] == ' ') ++i;
+        if (!out.empty() && out.back() != ' ') out += ' ';
+    }
+    return out;
+}
 }  // namespace
 
-TeachingTable::TeachingTable(Exercise& ex, Options options) : ex_(ex), o_(std::move(options)), table_(header(o_)) {}
+TeachingTable::TeachingTable(Exercise& ex, Options options)
+    : ex_(ex), o_(std::move(options)), table_(header(o_)), header_(header(o_)), slot_(ex.tables().size()) {
+    ex_.tables().emplace_back();
+    record();
+}
 
-void TeachingTable::heading(const std::string& label) { table_.row({label}); }
+void TeachingTable::record() const {
+    std::string rows;
+    for (const Row& r : rows_) {
+        JsonObject row;
+        row.add("key", r.key).add("label", r.label).add("student", r.student);
+        rows += (rows.empty() ? "" : ", ") + row.str();
+    }
+    JsonObject t;
+    t.add("caption", caption_)
+        .add("unit", o_.unit)
+        .add("relative", o_.relative_to_ms > 0)
+        .add_raw("columns", strings(header_))
+        .add_raw("rows", "[" + rows + "]");
+    ex_.tables().at(slot_) = t.str();
+}
+
+void TeachingTable::heading(const std::string& label) {
+    table_.row({label});
+    rows_.push_back({"", label, false});
+    record();
+}
 
 double TeachingTable::row(const std::string& label, const std::string& key, Work work, const std::function<void(int)>& launch,
                           bool student, const std::vector<std::string>& extra, const std::function<bool()>& correct) {
@@ -64,12 +110,16 @@ double TeachingTable::row(const std::string& label, const std::string& key, Work
     for (size_t i = 0; i < o_.percent_of.size(); ++i)
         cells.push_back(best_k < 0 || i >= refs_.size() || !(refs_[i] > 0) ? "—" : fixed(100 * best / refs_[i], 1));
     table_.row(cells);
+    rows_.push_back({key, label, student});
+    record();
     ex_.figure(key, best);
     if (!o_.sweep.empty() && best_k >= 0) ex_.label(key + "_best_setting", o_.sweep[best_k]);
     return best;
 }
 
-void TeachingTable::print(const std::string& caption) const {
+void TeachingTable::print(const std::string& caption) {
+    caption_ = one_line(caption);
+    record();
     std::printf("      %s\n%s", caption.c_str(), table_.str().c_str());
     std::fflush(stdout);
 }

@@ -4,6 +4,12 @@
 ///        in the same run, each as GB/s or GFLOP/s and as a percentage of the ceilings the
 ///        lesson compares with. One row per version; optionally one column per setting
 ///        (lesson 06 sweeps the block size), with the best setting and its figure.
+///
+/// Each table records itself into its exercise as it grows (Exercise::tables()), for the
+/// results file's `tables` (docs/results_schema.md): its caption, unit, columns and rows,
+/// each row with its key (the figure recorded under it), its label and whether it times the
+/// student's code; a heading is a row whose key is empty. Tools chart a table from that
+/// alone, in its order and with its labels: a new lesson's tables need no tool edit.
 #pragma once
 #include <functional>
 #include <string>
@@ -50,14 +56,23 @@ public:
     /// "<key>_best_setting" for a sweep).
     double row(const std::string& label, const std::string& key, Work work, const std::function<void(int)>& launch,
                bool student = false, const std::vector<std::string>& extra = {}, const std::function<bool()>& correct = {});
-    /// Prints the table under `caption`.
-    void print(const std::string& caption) const;
+    /// Prints the table under `caption` (which the record keeps, its line breaks as spaces).
+    void print(const std::string& caption);
 
 private:
+    struct Row {
+        std::string key, label;  ///< key "": a heading
+        bool student;
+    };
+    void record() const;  ///< writes this table's record into its slot of ex_.tables()
     Exercise& ex_;
     Options o_;
     std::vector<double> refs_;
     Table table_;
+    std::vector<std::string> header_;
+    std::vector<Row> rows_;
+    std::string caption_;
+    size_t slot_;
 };
 
 }  // namespace grader

@@ -35,6 +35,11 @@ std::string trim(const std::string& s) {
 
 bool starts_with(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
 
+// "04.2" names "04.2 halo tiles in shared memory", not "04.21 …".
+bool exercise_matches(const std::string& rule_exercise, const std::string& exercise) {
+    return exercise == rule_exercise || starts_with(exercise, rule_exercise + " ");
+}
+
 // The operands of an instruction: split at the commas that lie outside brackets.
 std::vector<std::string> split_operands(const std::string& text) {
     std::vector<std::string> out;
@@ -259,18 +264,32 @@ std::vector<Loop> loops_of(const SassFunction& f) {
 //
 // A forward data-flow analysis over the function's control-flow graph. For every register
 // it tracks a mask of the bits of its value that may depend on the lane index (bits 0–4 of
-// threadIdx, or %laneid) and whether the value may be derived from the address of a
-// __device__ variable (constant bank 4 holds those addresses). It errs towards "may depend":
-// an operation it does not model taints every bit of its result. Shifts, masks and
-// multiplications by powers of two are modelled bit by bit, because that is what tells a
-// copy of the bins per lane (lane bits kept) from one per warp (lane bits shifted out).
+// threadIdx, or %laneid), whether the value may be derived from the address of a
+// __device__ variable (constant bank 4 holds those addresses), and whether it is a known
+// constant (what `atomicAdd(&s[v], 1)` adds on sm_75, where it is an ATOMS.ADD of a
+// register set to 1). It errs towards "may depend" and "not known": an operation it does
+// not model taints every bit of its result. Shifts, masks and multiplications by powers of
+// two are modelled bit by bit, because that is what tells a copy of the bins per lane (lane
+// bits kept) from one per warp (lane bits shifted out).
 
 struct Taint {
     unsigned lane = 0;  // bits of the value that may depend on the lane index
     bool device = false;
-    bool operator==(const Taint& o) const { return lane == o.lane && device == o.device; }
+    enum Known : unsigned char { unreached, constant, unknown } known = unreached;
+    unsigned value = 0;  // when known == constant
 };
 using State = std::array<Taint, kRegisters>;
+
+// Merges what another path brings; true when `into` changed.
+bool join(Taint& into, const Taint& from) {
+    const Taint old = into;
+    into.lane |= from.lane, into.device |= from.device;
+    if (from.known != Taint::unreached) {
+        if (into.known == Taint::unreached) into.known = from.known, into.value = from.value;
+        else if (into.known != from.known || into.value != from.value) into.known = Taint::unknown;
+    }
+    return old.lane != into.lane || old.device != into.device || old.known != into.known || old.value != into.value;
+}
 
 unsigned smear_up(unsigned m) { return m ? ~0u << __builtin_ctz(m) : 0u; }
 unsigned any_bit(unsigned m) { return m ? ~0u : 0u; }
@@ -279,6 +298,14 @@ Taint taint_of(const State& s, const std::string& operand) {
     Taint t;
     for (int r : registers_in(operand)) t.lane |= s[r].lane, t.device |= s[r].device;
     return t;
+}
+
+// Whether an operand is a known constant: an immediate, RZ, or a register holding one.
+bool known_constant(const State& s, const std::string& operand) {
+    long long v = 0;
+    const int r = register_of(operand);
+    if (r == kZero || immediate_of(operand, v)) return true;
+    return r >= 0 && s[r].known == Taint::constant;
 }
 
 // The value 3-input LUT `lut` gives at input bits (a, b, c): a selects 0xF0, b 0xCC, c 0xAA.
@@ -347,7 +374,7 @@ int destination_width(const SassInstruction& in) {
 bool writes_no_register(const std::string& base) {
     static const std::set<std::string> kNone = {
         "BAR",  "BRA",   "BRX",    "JMP",   "JMX",   "CALL", "RET",   "EXIT",  "NOP",  "BSSY", "BSYNC",
-        "BREAK", "BMOV", "BPT",    "KILL",  "YIELD", "WARPSYNC", "DEPBAR", "MEMBAR", "FENCE", "CCTL", "ERRBAR",
+        "BREAK", "BPT",    "KILL",  "YIELD", "WARPSYNC", "DEPBAR", "MEMBAR", "FENCE", "CCTL", "ERRBAR",
         "ST",   "STG",   "STS",    "STL",   "STSM",  "RED",  "REDG",  "REDS",  "SUST", "SURED", "ARRIVES", "SYNCS",
         "UBLKCP", "UTMALDG", "UTMASTG", "LDGSTS", "LDGDEPBAR", "ACQBULK", "ELECT", "NANOSLEEP"};
     return kNone.count(base) > 0;
@@ -440,8 +467,20 @@ void step(const SassInstruction& in, State& s) {
     }
     Taint out, high;
     out.device = high.device = reads_bank(in, "0x4") || (!result_is_data(b) && all.device);
+    out.known = high.known = Taint::unknown;
     bool has_high = false;
     const std::string& op = in.opcode;
+    // Known constants: a move of an immediate, of RZ or of a register that holds one (the
+    // value of IMAD.MOV d, RZ, RZ, x is x), and CS2R of SRZ (zero, both words).
+    const bool move = b == "MOV" || b == "UMOV" || starts_with(op, "IMAD.MOV") || starts_with(op, "UIMAD.MOV");
+    if (move && !src.empty()) {
+        long long v = 0;
+        const int r = register_of(src.back());
+        if (r == kZero) out.known = Taint::constant, out.value = 0;
+        else if (immediate_of(src.back(), v)) out.known = Taint::constant, out.value = unsigned(v);
+        else if (r >= 0) out.known = s[r].known, out.value = s[r].value;
+    }
+    if (b == "CS2R" && !src.empty() && src[0] == "SRZ") out.known = high.known = Taint::constant, out.value = high.value = 0;
     if (b == "S2R" || b == "CS2R") {
         const std::string sr = src.empty() ? "" : src[0];
         // threadIdx.y and .z take part in the lane index when blockDim.x is not a multiple of 32.
@@ -487,13 +526,15 @@ void step(const SassInstruction& in, State& s) {
         if ((dest < kUniform && r >= kUniform) || r >= kRegisters || r == 255) break;
         Taint t = (w == 0 || !has_high) ? out : high;
         if (w > 0 && !has_high && !result_is_data(b)) t.lane = any_bit(out.lane);
-        if (maybe) t.lane |= s[r].lane, t.device |= s[r].device;
+        if (w > 0 && b != "CS2R") t.known = Taint::unknown;
+        if (maybe) join(t, s[r]);
         s[r] = t;
     }
 }
 
 struct Flow {
     bool lane_indexed_shared_atomic = false;
+    bool merged_shared_add = false;
     bool device_array_load = false;
 };
 
@@ -537,8 +578,10 @@ Flow data_flow(const SassFunction& f) {
         }
         if (falls && k + 1 < n) succ[k].push_back(k + 1);
     }
-    // Iterate to the fixed point: every state only grows, in a finite lattice.
+    // Iterate to the fixed point: every state only grows, in a finite lattice. At the entry
+    // every register holds something unknown; a block no path has reached yet holds nothing.
     std::vector<State> entry(n);
+    for (Taint& t : entry[0]) t.known = Taint::unknown;
     std::vector<bool> queued(n, false);
     std::vector<size_t> work = {0};
     queued[0] = true;
@@ -553,16 +596,18 @@ Flow data_flow(const SassFunction& f) {
             const std::string b = base_of(in.opcode);
             const std::string addr = address_operand(in);
             if (b == "ATOMS" && !addr.empty() && taint_of(s, addr).lane != 0) flow.lane_indexed_shared_atomic = true;
+            // An add of an amount not known at compile time: a count merged before the atomic
+            // (a run of equal bytes, the lanes of a match). sm_80 and later compile an add of
+            // a constant 1 into ATOMS.POPC.INC, sm_75 into an ATOMS.ADD of a register set to 1.
+            if (starts_with(in.opcode, "ATOMS.ADD") && in.operands.size() > 2 && in.operands[1] == addr &&
+                !known_constant(s, in.operands[2]))
+                flow.merged_shared_add = true;
             if ((b == "LDG" || b == "LD") && !addr.empty() && taint_of(s, addr).device) flow.device_array_load = true;
             step(in, s);
         }
         for (size_t j : succ[k]) {
             bool changed = false;
-            for (int r = 0; r < kRegisters; ++r) {
-                const Taint old = entry[j][r];
-                entry[j][r].lane |= s[r].lane, entry[j][r].device |= s[r].device;
-                changed |= !(old == entry[j][r]);
-            }
+            for (int r = 0; r < kRegisters; ++r) changed |= join(entry[j][r], s[r]);
             if (changed && !queued[j]) work.push_back(j), queued[j] = true;
         }
     }
@@ -596,6 +641,8 @@ const TraitInfo kTraits[] = {
     {Trait::lane_indexed_shared_atomic, "lane-indexed-shared-atomic",
      "has a shared-memory atomic at an address that depends on the lane",
      "has no shared-memory atomic at an address that depends on the lane"},
+    {Trait::merged_shared_add, "merged-shared-add", "adds a computed count to a shared word in one atomic",
+     "adds no computed count to a shared word (every shared atomic adds a constant)"},
     {Trait::match_any, "match-any", "calls __match_any_sync", "calls no __match_any_sync"},
 };
 
@@ -665,6 +712,7 @@ std::vector<Trait> function_traits(const SassFunction& f) {
     if (tile_loop) out.push_back(Trait::tile_loop);
     if (!barrier_in_loop) out.push_back(Trait::no_barrier_in_loop);
     if (flow.lane_indexed_shared_atomic) out.push_back(Trait::lane_indexed_shared_atomic);
+    if (flow.merged_shared_add) out.push_back(Trait::merged_shared_add);
     if (match) out.push_back(Trait::match_any);
     return out;
 }
@@ -752,10 +800,7 @@ std::string kernel_display_name(const std::string& mangled) {
     return s;
 }
 
-bool rule_applies(const TechniqueRule& rule, const std::string& exercise) {
-    // "04.2" names "04.2 halo tiles in shared memory", not "04.21 …".
-    return exercise == rule.exercise || starts_with(exercise, rule.exercise + " ");
-}
+bool rule_applies(const TechniqueRule& rule, const std::string& exercise) { return exercise_matches(rule.exercise, exercise); }
 
 namespace {
 
@@ -875,11 +920,6 @@ std::string mangled_path(const std::string& path) {
     return s;
 }
 
-bool exercise_matches(const std::string& rule_exercise, const std::string& exercise) {
-    TechniqueRule r;
-    r.exercise = rule_exercise;
-    return rule_applies(r, exercise);
-}
 
 }  // namespace
 
@@ -954,7 +994,8 @@ TechniqueReport check_techniques(const TechniqueRequest& request) {
     const std::string& tool = request.cuobjdump;
     if (tool.empty()) {
         report.unchecked = report.exercises;
-        report.not_checked = "cuobjdump (CUDA toolkit) not found on PATH, beside nvcc or in /usr/local/cuda/bin";
+        report.not_checked = "cuobjdump, of the CUDA toolkit, not found on PATH, beside nvcc, in $CUDA_HOME/bin, "
+                             "$CUDA_PATH/bin or /usr/local/cuda/bin";
         return report;
     }
     std::map<std::string, std::vector<SassFunction>> sass;  // per source, disassembled once

@@ -68,6 +68,7 @@ enum class Trait {
     tile_loop,                          ///< a loop that holds a barrier and a shared load
     no_barrier_in_loop,                 ///< no barrier inside any loop
     lane_indexed_shared_atomic,         ///< a shared atomic whose address depends on the lane index
+    merged_shared_add,                  ///< a shared atomic add of an amount not known at compile time
     match_any,                          ///< a MATCH.ANY instruction: __match_any_sync
 };
 /// The trait's name in rule files ("shared-store"); Trait from a name, false when unknown.

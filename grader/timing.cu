@@ -54,6 +54,7 @@ Timing time_launch(const std::function<void()>& launch, const TimingOptions& opt
             tails.push_back(t_idle - t_stop);
         }
         if (hooks.after) hooks.after(i);
+        if (i >= options.warmups && options.decided && options.decided(samples)) break;
     }
     cudaEventDestroy(start);
     cudaEventDestroy(stop);

@@ -14,6 +14,7 @@
 /// timing's tail: work a launcher left on a side stream shows there.
 #pragma once
 #include <functional>
+#include <vector>
 
 #include "grader/stats.hpp"
 
@@ -26,9 +27,12 @@ enum class Clock {
 
 struct TimingOptions {
     int warmups = 3;       ///< untimed runs first: module load, first-touch, clock ramp-up
-    int runs = 21;         ///< timed runs; the median is the figure (odd: a real sample)
+    int runs = 21;         ///< timed runs at most; the median is the figure
     bool flush_l2 = true;  ///< overwrite a buffer twice the L2 size before each run
     Clock clock = Clock::events;
+    /// Asked after each timed run with the samples so far: true stops the timing there (a
+    /// verdict the remaining runs could not change: stats.hpp, speed_decided).
+    std::function<bool(const std::vector<double>&)> decided;
 };
 
 /// Called outside the timed interval with the run's index (warm-ups first, from 0).

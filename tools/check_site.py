@@ -262,7 +262,7 @@ def browser_problems(chromium, page, has_tex, prefix, flags, folder=None):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("site", type=Path, help="the html folder, e.g. build-ref/docs/html")
+    ap.add_argument("site", type=Path, help="the html folder, e.g. build/docs/html")
     ap.add_argument("--net-cut", choices=("auto", "unshare", "flags"), default="auto",
                     help="offline run: auto = Chromium flags, inside unshare -rn where it works")
     ap.add_argument("--jobs", type=int, default=min(4, os.cpu_count() or 1))

@@ -12,7 +12,7 @@ variant and the grader's unit tests, and checks the course's promises in one tab
   * with --repeat N, no verdict changes between the N runs.
 
 Usage (on a machine with a GPU, from the repository root):
-    python3 tools/gpu_selftest.py [--lessons lesson01,lesson06] [--repeat 3]
+    python3 tools/gpu_selftest.py [--lessons lesson01,lesson06] [--repeat 3] [--no-known-bad]
                                   [--memcheck] [--memcheck-timeout 300] [--build-root DIR]
                                   [--sms all,16,33,66]
 
@@ -574,12 +574,14 @@ def setup(build, kernels, log, revision=""):
     sh(["meson", "setup", *again, str(build), f"-Dkernels={kernels}", f"-Drevision={revision}"], log)
 
 
-def targets(build):
-    """Every lesson executable (they are not built by default), the unit tests, and the default
-    targets ("all": the supervisor grader/grade, which every lesson test runs)."""
+def targets(build, known_bad=True):
+    """Every lesson executable (they are not built by default; the known-bad variants' only when
+    `known_bad`), the unit tests, and the default targets ("all": the supervisor grader/grade,
+    which every lesson test runs)."""
     out = subprocess.run(["ninja", "-C", str(build), "-t", "targets", "all"], capture_output=True, text=True).stdout
-    return sorted({l.split(":")[0] for l in out.splitlines() if l.split(":")[0].startswith("lesson")
-                   and "." not in l.split(":")[0]} | {"all", "grader/grader_unit_tests"})
+    names = {l.split(":")[0] for l in out.splitlines()}
+    return sorted({n for n in names if n.startswith("lesson") and "." not in n and (known_bad or "-bad-" not in n)}
+                  | {"all", "grader/grader_unit_tests"})
 
 
 def sel_bad(build, sel):
@@ -674,6 +676,8 @@ def parse_args(argv=None):
     ap.add_argument("--lessons", default="", help="comma-separated test names (default: all)")
     ap.add_argument("--repeat", type=positive_int, default=1, metavar="N",
                     help="run the test phase N times after one build; any verdict that changes is a problem")
+    ap.add_argument("--no-known-bad", action="store_true",
+                    help="a quick pass: the references, the starters and the unit tests, without the known-bad variants")
     ap.add_argument("--memcheck", action="store_true", help="also run the references under compute-sanitizer memcheck")
     ap.add_argument("--memcheck-timeout", type=int, default=300, help="seconds the memcheck run may take")
     ap.add_argument("--build-root", default=str(ROOT / "build-selftest"))
@@ -700,12 +704,14 @@ def main(argv=None):
     setup(ref, "solutions", log, args.revision)
     setup(sta, "starter", log, args.revision)
     # Build everything up front, in parallel: the tests then only run.
-    sh(["ninja", "-C", str(ref)] + targets(ref), log)
-    sh(["ninja", "-C", str(sta)] + targets(sta), log)
+    sh(["ninja", "-C", str(ref)] + targets(ref, not args.no_known_bad), log)
+    sh(["ninja", "-C", str(sta)] + targets(sta, False), log)
     for b in (ref, sta):  # repetitions of an earlier self-test must not be read as this one's
         shutil.rmtree(b / ARCHIVE, ignore_errors=True)
     sel = [x for x in args.lessons.split(",") if x]
     ref_which = sel_bad(ref, sel) if sel else ["--suite", "lessons", "--suite", "known-bad", "--suite", "grader"]
+    if args.no_known_bad:
+        ref_which = [n for n in sel_bad(ref, sel) if "-bad-" not in n] if sel else ["--suite", "lessons", "--suite", "grader"]
     sta_which = sel or ["--suite", "lessons"]
     # Without --sms, one group with the caller's environment as it is (None: no sweep).
     counts = args.sms or [None]

@@ -138,7 +138,7 @@ def rewrite_sentence(sentence):
     sentence = PAREN.sub(lambda m: "" if MENTION.search(m.group()) else m.group(), sentence)
     clauses = sentence.split("; ")
     if len(clauses) > 1:  # a list: an entry that starts with a mention names it, whatever its phrase
-        clauses = [c for c in clauses if not MENTION.search((CODE_OR_WORD.search(c) or re.match("", c)).group())]
+        clauses = [c for c in clauses if not ((first := CODE_OR_WORD.search(c)) and MENTION.search(first.group()))]
 
     def named(m):
         phrase = phrase_for(m.group())

@@ -145,12 +145,12 @@ def gpu_section(folder, svgs, inputs):
         out.append("")
         for i, grp in enumerate(report.teaching_groups(first, second), 1):
             file = f"{PREFIX}{g}_{slug(test)}_teaching_{i}.svg"
-            ref_line = report.teaching_reference(grp["unit"], report.ceilings(first))
-            svgs[file] = report.teaching_chart(grp, f"{grp['exercise']} ({name}): {report.unit_words(grp['unit'])}",
+            ref_line = report.teaching_reference(grp, report.ceilings(first))
+            svgs[file] = report.teaching_chart(grp, f"{grp['exercise']} ({name}): {report.unit_words(grp)}",
                                                ref_line, mine=f"the graded launchers ({first_name})",
                                                second_name="starter" if second else None)
             out += [f'\\image html {file} "Teaching table {md_text(grp["exercise"])} '
-                    f'in {md_text(report.unit_words(grp["unit"]))}: {md_text(first_name)} run'
+                    f'in {md_text(report.unit_words(grp))}: {md_text(first_name)} run'
                     + (", starter run paler" if second else "") + '"', ""]
     graded = [d for d in ref.values() if d.get("status") == "graded" and not d.get("sanitizer")]
     data = report.roofline_data(graded)

@@ -11,9 +11,11 @@ inline CSS and inline SVG only: no script, nothing fetched from a network.
 
 The page shows the GPU and the ceilings of each run; per lesson, the table of its exercises
 and a bar chart of each graded figure against its threshold and its ceiling, with the
-messages of the exercises that failed; the lesson's teaching table (exercise NN.0) as a bar
-chart; the roofline of the GPU with the exercises that count flops, and a strip of the
-memory-bound ones as a percentage of the copy bandwidth.
+messages of the exercises that failed; each teaching table of the lesson (exercise NN.0) as a
+bar chart, its rows in the grader's order with the grader's labels and the student's rows
+marked, all read from the exercise's `tables` (for files written before those were recorded,
+see results_files.teaching_tables); the roofline of the GPU with the exercises that count
+flops, and a strip of the memory-bound ones as a percentage of the copy bandwidth.
 
 A `<test>.memcheck.json` or `<test>.racecheck.json` file is read only for a test that has
 no plain `<test>.json`. A folder that is missing or holds no results file is an error
@@ -27,96 +29,16 @@ import argparse
 import html
 import math
 import pathlib
-import re
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from results_files import SCHEMA, SCHEMA_VERSION, files_by_test, read_results_file  # noqa: E402  (beside this script)
+from results_files import (SCHEMA, SCHEMA_VERSION, files_by_test, read_results_file,  # noqa: E402  (beside this script)
+                           teaching_tables)
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SANITIZERS = ("memcheck", "racecheck")
 
-# ====================================================================== the teaching tables' order
-
-# The figures of a teaching table (exercise NN.0) are written with their keys in alphabetical
-# order; the grader records them in the order of its table's rows. Per lesson, the rows in
-# that order: (key pattern, bar label). N in a pattern stands for a number (the keys it
-# matches sort by that number) and {N} in the label is replaced by it. The first pattern that
-# matches a key takes it; keys no pattern matches follow in the file's order, labelled with
-# their key. A label that starts with "your" is a row of the student's own launcher. The keys are
-# defined in lessons/*/grade_*.cu and listed in docs/results_schema.md.
-TEACHING_ORDER = {
-    "01": [("offset_N_gbs", "offset {N}"), ("stride_N_gbs", "stride {N}"),
-           ("double3_per_thread_gbs", "double3, one struct per thread"),
-           ("double3_flat_gbs", "double3 as flat doubles")],
-    "02": [("s_0_1", "s[0] (broadcast)"), ("s_1_2", "s[lane / 2] (multicast)"), ("s_1_1", "s[lane]"),
-           ("s_N_1", "s[{N} lane]"), ("d_1_1", "d[lane]"), ("d_N_1", "d[{N} lane]"),
-           ("tile_copy_gbs", "tile copy, no transpose"), ("naive_gbs", "naive transpose"),
-           ("tile32_gbs", "tile 32 x 32"), ("tile32_padded_gbs", "tile 32 x 33"),
-           ("tile64_gbs", "tile 64 x 64"), ("tile64_padded_gbs", "tile 64 x 65"),
-           ("student_02_1_gbs", "your transpose_tiled (02.1)"), ("student_02_2_gbs", "your transpose_padded (02.2)"),
-           ("double_naive_gbs", "double: naive"), ("double_tile32_gbs", "double: tile 32 x 32"),
-           ("double_tile32_padded_gbs", "double: tile 32 x 33"),
-           ("student_02_3_gbs", "your transpose_double (02.3)")],
-    "03": [("cublas_gflops", "cuBLAS SGEMM, A B"), ("naive_gflops", "naive"),
-           ("student_03_1_gflops", "your sgemm_coalesced (03.1)"), ("student_03_2_gflops", "your sgemm_shared (03.2)"),
-           ("student_03_3_gflops", "your sgemm_coarsened (03.3)"), ("cublas_abt_gflops", "cuBLAS SGEMM, A Bt"),
-           ("naive_abt_gflops", "naive A Bt"), ("student_03_4_gflops", "your sgemm_abt (03.4)")],
-    "04": [(f"{v}_kN_gflops", f"{label}, k = {{N}}") for v, label in
-           (("global", "filter in global memory"), ("constant", "filter in constant memory"),
-            ("halo_tile", "halo tile"), ("cache_halo", "halo through the caches"),
-            ("strips_one_load", "register strips, one tile load in flight"), ("npp", "NPP"))]
-          + [(f"student_04_{e}_kN_gflops", f"your 04.{e}, k = {{N}}") for e in (1, 2, 3, 4)],
-    "05": [(f"{i}_{r}_gbs", f"{i}: {r}") for i in ("uniform", "text", "c50", "c90", "c99", "one_value")
-           for r in ("cub", "global", "privatized", "interleaved_bytes", "contiguous_bytes", "interleaved_uint4",
-                     "contiguous_uint4", "aggregated", "per_lane", "student_05_1", "student_05_2", "student_05_3")],
-    "06": [("stepN_best_gbs", "your step {N}"), ("block_sum_best_gbs", "block-sum ceiling"), ("cub_gbs", "CUB")],
-    "07": [(f"pinned_{d}_gbs", f"pinned, {d}") for d in ("h2d", "d2h", "both")]
-          + [(f"pageable_{d}_gbs", f"pageable, {d}") for d in ("h2d", "d2h", "both")]
-          + [("streamsN_gbs", "{N} streams"), ("depth_streams4_gbs", "depth-first, 4 streams"),
-             ("breadth_streams4_gbs", "breadth-first, 4 streams"),
-             ("depth_stream_per_chunk_gbs", "depth-first, a stream per chunk"),
-             ("breadth_stream_per_chunk_gbs", "breadth-first, a stream per chunk"),
-             ("pipeline_gbs", "pipeline"), ("default_stream_gbs", "work on the default stream"),
-             ("sync_each_gbs", "a synchronize per chunk"), ("pageable_gbs", "pageable arrays"),
-             ("serial_gbs", "serial"), ("yours_gbs", "your pipeline")],
-    "08": [("naive_recip_sqrt_gflops", "naive, 1/sqrtf"), ("naive_rsqrt_gflops", "naive, rsqrtf"),
-           ("tiled_runtime_recip_sqrt_gflops", "tiled, 1/sqrtf"), ("tiled_runtime_rsqrt_gflops", "tiled, rsqrtf"),
-           ("unroll_N_gflops", "unrolled by {N}"), ("fixed_recip_sqrt_gflops", "fixed tile, 1/sqrtf"),
-           ("fixed_pow_gflops", "fixed tile, powf"), ("fixed_double_gflops", "fixed tile, double"),
-           ("fixed_rsqrt_ftz_gflops", "fixed tile, rsqrtf, flush to zero"),
-           ("naive_soa_gflops", "naive, SoA"), ("naive_aos7_gflops", "naive, 7-float struct"),
-           ("tiled_soa_gflops", "tiled, SoA"), ("tiled_aos7_gflops", "tiled, 7-float struct"),
-           ("split_N_gflops", "{N} threads per body, n = 16384"),
-           ("student_08_N_gflops", "your 08.{N}")],
-}
-SETTING_SUFFIX = "_best_setting"  # label naming the best setting of a swept row
-
-
-def teaching_unit(key):
-    """The unit of a teaching figure, from its key's suffix (docs/results_schema.md)."""
-    if key.endswith("_gbs"):
-        return "GB/s"
-    if key.endswith("_gflops"):
-        return "GFLOP/s"
-    return "ratio"
-
-
-def ordered_teaching_keys(lesson, keys):
-    """[(key, label)] for the figures `keys` (in the file's order), in the grader's row order."""
-    left = list(keys)
-    out = []
-    for pattern, label in TEACHING_ORDER.get(lesson, []):
-        rx = re.compile("^" + re.escape(pattern).replace("N", r"(\d+)") + "$")
-        hits = []
-        for k in left:
-            m = rx.match(k)
-            if m:
-                hits.append((int(m.group(1)) if m.groups() else 0, k))
-        for n, k in sorted(hits):
-            out.append((k, label.replace("{N}", str(n))))
-            left.remove(k)
-    return out + [(k, k) for k in left]
+SETTING_SUFFIX = "_best_setting"  # the label naming the best setting of a swept row
 
 
 # ====================================================================== reading results files
@@ -386,8 +308,12 @@ def exercise_chart(rows, title, first_name="yours", second_name=None, width=900)
 
 
 def teaching_groups(doc, second=None):
-    """The teaching figures of a document (its NN.0 exercises), grouped by unit:
-    [{"exercise", "unit", "rows": [{"key", "label", "value", "setting", "second", "second_setting", "mine"}]}]."""
+    """The teaching tables of a document (its NN.0 exercises), one group per table with rows,
+    in the grader's order (results_files.teaching_tables): [{"exercise", "caption", "unit",
+    "relative", "rows": [{"key", "label", "value", "setting", "second", "second_setting", "mine"}
+    or {"heading": True, "label"}]}]. A heading is kept only where rows with figures follow it;
+    a table without any is left out. With `second` (another run of the same lesson), each row's
+    figure there, by key."""
     lesson = str(doc.get("lesson", ""))
     other = {e.get("exercise"): e for e in exercises(second)} if second else {}
     groups = []
@@ -397,71 +323,98 @@ def teaching_groups(doc, second=None):
         f, lab = figures(e), labels(e)
         o = other.get(e.get("exercise"))
         of, olab = (figures(o), labels(o)) if o else ({}, {})
-        keys = [k for k in f if number(f.get(k)) is not None]
-        by_unit = {}
-        for key, label in ordered_teaching_keys(lesson, keys):
-            unit = teaching_unit(key)
-            if unit not in by_unit:
-                by_unit[unit] = {"exercise": str(e.get("exercise", "")), "unit": unit, "rows": []}
-                groups.append(by_unit[unit])
-            by_unit[unit]["rows"].append({
-                "key": key, "label": label, "value": number(f[key]), "setting": lab.get(key + SETTING_SUFFIX),
-                "second": number(of.get(key)) if o else None,
-                "second_setting": olab.get(key + SETTING_SUFFIX) if o else None,
-                "mine": label.startswith("your") or "student" in key})
+        for t in teaching_tables(lesson, e):
+            rows, heading = [], None
+            for r in t["rows"]:
+                key = r["key"]
+                if not key:
+                    heading = {"heading": True, "label": r["label"]}
+                    continue
+                if heading:
+                    rows.append(heading)
+                    heading = None
+                rows.append({"key": key, "label": r["label"], "value": number(f.get(key)),
+                             "setting": lab.get(key + SETTING_SUFFIX), "second": number(of.get(key)) if o else None,
+                             "second_setting": olab.get(key + SETTING_SUFFIX) if o else None, "mine": r["student"]})
+            if any(not r.get("heading") for r in rows):
+                groups.append({"exercise": str(e.get("exercise", "")), "caption": t["caption"].rstrip(": "),
+                               "unit": t["unit"], "relative": t["relative"], "rows": rows})
     return groups
 
 
-def teaching_reference(unit, ceil):
-    """The line a teaching chart is read against: (words, value) or None."""
-    if unit == "GB/s" and ceil.get("copy_gbs"):
-        return f"copy {fmt(ceil['copy_gbs'])} GB/s", ceil["copy_gbs"]
-    if unit == "GFLOP/s" and ceil.get("fma_gflops"):
-        return f"FP32 FMA peak {fmt(ceil['fma_gflops'])} GFLOP/s", ceil["fma_gflops"]
-    if unit == "ratio":
+def teaching_reference(group, ceil):
+    """The line a teaching chart is read against: (words, value) or None: 1 for a table of
+    relative times, else the copy bandwidth or the FMA peak of the run, by the table's unit."""
+    unit = group["unit"]
+    if group["relative"]:
         return "1 = as fast as the reference row", 1.0
+    if unit.endswith("GB/s") and ceil.get("copy_gbs"):
+        return f"copy {fmt(ceil['copy_gbs'])} GB/s", ceil["copy_gbs"]
+    if unit.endswith("GFLOP/s") and ceil.get("fma_gflops"):
+        return f"FP32 FMA peak {fmt(ceil['fma_gflops'])} GFLOP/s", ceil["fma_gflops"]
     return None
 
 
-def unit_words(unit):
-    return "time ÷ time of the reference row, lower is faster" if unit == "ratio" else unit
+def unit_words(group):
+    return group["unit"] + (", lower is faster" if group["relative"] else "")
+
+
+def wrap(text, size, width):
+    """`text` as lines no wider than `width` pixels (by text_width), broken between words."""
+    lines = []
+    for word in str(text).split():
+        if lines and text_width(lines[-1] + " " + word, size) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
 
 
 def teaching_chart(group, title, reference=None, mine="your launchers", second_name=None, width=900):
-    """Horizontal bars of one teaching table's figures, in the grader's order; rows of the
-    student's own launchers (`mine`: their legend) in another colour; `reference` (words,
-    value) as a dashed line. With second_name, each row's "second" figure (the same row in
-    another run) is drawn as a second, paler bar."""
-    svg = Svg(width, title)
-    rows, unit = group["rows"], group["unit"]
+    """Horizontal bars of one teaching table's figures, in the grader's order, under its
+    caption; its headings as lines of their own; rows of the student's own launchers (`mine`:
+    their legend) in another colour; `reference` (words, value) as a dashed line. With
+    second_name, each row's "second" figure (the same row in another run) is drawn as a
+    second, paler bar."""
+    svg = Svg(width, title + (f" ({group['caption']})" if group.get("caption") else ""))
+    rows = group["rows"]
+    bars = [r for r in rows if not r.get("heading")]
     size, small = 11.5, 10.5
-    for r in rows:
+    for r in bars:
         r["text"] = r["label"] + (f" (best: {r['setting']})" if r["setting"] else "")
-    name_w = min(340, max([text_width(r["text"], size) for r in rows] + [100]) + 12)
+    name_w = min(340, max([text_width(r["text"], size) for r in bars] + [100]) + 12)
     value_w = 190 if second_name else 120
     x0, x1 = name_w, width - value_w
     bar_w = x1 - x0
-    values = [r["value"] for r in rows if r["value"] is not None]
-    values += [r["second"] for r in rows if r["second"] is not None]
+    values = [r["value"] for r in bars if r["value"] is not None]
+    values += [r["second"] for r in bars if r["second"] is not None]
     if reference:
         values.append(reference[1])
     end = max(values + [1e-9]) * 1.04
     scale = bar_w / end
     svg.text(8, 20, title, size=14, weight="bold")
-    items = [(COLOURS["INFO"], "the grader's kernels")] + ([(COLOURS["mine"], mine)] if any(r["mine"] for r in rows) else [])
+    y = 20
+    for line in wrap(group.get("caption", ""), small, width - 16):
+        y += 14
+        svg.text(8, y, line, size=small, fill=COLOURS["grey"])
+    items = [(COLOURS["INFO"], "the grader's kernels")] + ([(COLOURS["mine"], mine)] if any(r["mine"] for r in bars) else [])
     if second_name:
         items.append((COLOURS["INFO-pale"], f"{second_name} (paler)"))
     if reference:
         items.append(("dash", reference[0]))
-    legend(svg, 8, 40, items)
-    y = 54
+    legend(svg, 8, y + 20, items)
+    y += 34
     svg.text(x0, y + 8, "0", size=small, fill=COLOURS["grey"], anchor="middle")
-    svg.text(x1, y + 8, unit_words(unit), size=small, fill=COLOURS["grey"], anchor="end")
+    svg.text(x1, y + 8, unit_words(group), size=small, fill=COLOURS["grey"], anchor="end")
     y += 16
     top = y
     h1, h2 = 13, (8 if second_name else 0)
     step = h1 + h2 + (9 if second_name else 7)
     for r in rows:
+        if r.get("heading"):
+            svg.text(8, y + 11, r["label"], size=small, fill=COLOURS["grey"], weight="bold")
+            y += 16
+            continue
         svg.text(x0 - 8, y + 11, r["text"], size=size, anchor="end",
                  fill=COLOURS["mine"] if r["mine"] else COLOURS["ink"])
         colour = COLOURS["mine"] if r["mine"] else COLOURS["INFO"]
@@ -790,11 +743,11 @@ def lesson_section(doc):
     out.append(messages(doc))
     c = ceilings(doc)
     for g in teaching_groups(doc):
-        ref = teaching_reference(g["unit"], c)
-        mine = "; your own launchers in orange" if any(r["mine"] for r in g["rows"]) else ""
-        out.append("<figure>" + inline(teaching_chart(g, f"{g['exercise']}: {unit_words(g['unit'])}", ref)) +
-                   "<figcaption>The lesson's teaching table, measured on this GPU in this run, in the grader's row "
-                   f"order{mine}.</figcaption></figure>")
+        ref = teaching_reference(g, c)
+        mine = "; your own launchers in orange" if any(r.get("mine") for r in g["rows"]) else ""
+        out.append("<figure>" + inline(teaching_chart(g, f"{g['exercise']}: {unit_words(g)}", ref)) +
+                   "<figcaption>A teaching table of the lesson, measured on this GPU in this run, with the grader's "
+                   f"rows and labels{mine}.</figcaption></figure>")
     return "\n".join(out)
 
 

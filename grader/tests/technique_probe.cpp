@@ -11,6 +11,7 @@
 // looked for as `grade` does) or, ending in .sass, a listing cuobjdump already wrote.
 #include <cstdio>
 #include <cstdlib>
+#include <stdexcept>
 #include <string>
 
 #include "grader/technique.hpp"
@@ -36,7 +37,7 @@ bool sass_of(const std::string& file, std::string& text) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
     if (argc >= 3 && std::string(argv[1]) == "--traits") {
         for (int i = 2; i < argc; ++i) {
             std::string text;
@@ -63,4 +64,13 @@ int main(int argc, char** argv) {
     }
     std::fprintf(stderr, "technique_probe: no rule for %s in %s\n", argv[2], argv[1]);
     return 2;
+}
+
+int main(int argc, char** argv) {
+    try {
+        return run(argc, argv);
+    } catch (const std::exception& e) {  // a rules file it cannot read
+        std::fprintf(stderr, "technique_probe: %s\n", e.what());
+        return 2;
+    }
 }

@@ -51,3 +51,33 @@ TEST_CASE("a run under --sms records the SMs asked, the SMs used and the whole G
     CHECK(w.find("\"sms\": 132") != std::string::npos);
     CHECK(w.find("\"sms_total\": 132") != std::string::npos);
 }
+
+TEST_CASE("an exercise's fields go through the sealed report into the results file unchanged") {
+    grader::ExerciseResult e;
+    e.verdict = {"02.0 teaching table", "INFO", grader::Reason::none, "", "", "", "a note\nover two lines"};
+    e.teaching = true, e.fraction = 0.123456789;
+    e.figures_json = "{\"naive_gbs\": 1200}";
+    e.tables_json = "[{\"caption\": \"Transposes\", \"unit\": \"GB/s\", \"relative\": false, \"columns\": [\"stage\", "
+                    "\"GB/s\"], \"rows\": [{\"key\": \"naive_gbs\", \"label\": \"naive\", \"student\": false}]}]";
+    grader::Report r;
+    grader::add_exercise_fields(r, e);
+    const grader::ExerciseResult back = grader::exercise_from_report(r);
+    CHECK(back.verdict.exercise == e.verdict.exercise);
+    CHECK(back.verdict.verdict == "INFO");
+    CHECK(back.verdict.note == e.verdict.note);
+    CHECK(back.teaching);
+    CHECK(!back.perf_graded);
+    CHECK(back.fraction == e.fraction);
+    CHECK(back.figures_json == e.figures_json);
+    CHECK(back.labels_json == "{}");
+    CHECK(back.tables_json == e.tables_json);
+    grader::RunResult run;
+    run.exercises = {back};
+    const std::string j = grader::results_json(run);
+    CHECK(j.find("\"tables\": [{\"caption\": \"Transposes\"") != std::string::npos);
+    CHECK(j.find("\"labels\": {}") != std::string::npos);
+    CHECK(j.find("\"teaching\": true") != std::string::npos);
+    // A result the supervisor made itself (a hang, a crash) has an empty list of tables.
+    run.exercises = {grader::ExerciseResult{}};
+    CHECK(grader::results_json(run).find("\"tables\": []") != std::string::npos);
+}

@@ -34,3 +34,13 @@ TEST_CASE("tables align their columns") {
     CHECK(grader::fixed(std::nan("")) == "—");
     CHECK(grader::fixed(3.14159, 2) == "3.14");
 }
+
+TEST_CASE("timing stops only once more runs could not change the verdict") {
+    CHECK_FALSE(grader::speed_decided({3, 3, 3, 3}, 1.0));          // too few runs to say anything
+    CHECK(grader::speed_decided({3, 3, 1.6, 3, 3}, 1.0));           // even the fastest is 1.6 × the time allowed
+    CHECK_FALSE(grader::speed_decided({3, 3, 1.4, 3, 3}, 1.0));     // one run within reach: go on
+    CHECK_FALSE(grader::speed_decided({0.5, 0.5, 0.5, 0.5, 0.5}, 1.0));  // fast, but too few runs to stop
+    CHECK(grader::speed_decided(std::vector<double>(9, 0.7), 1.0));
+    CHECK_FALSE(grader::speed_decided({0.7, 0.7, 0.7, 0.7, 0.9, 0.7, 0.7, 0.7, 0.7}, 1.0));  // one run near it
+    CHECK_FALSE(grader::speed_decided(std::vector<double>(21, 1.0), 1.0));  // at the threshold: all the runs
+}

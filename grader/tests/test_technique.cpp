@@ -231,6 +231,34 @@ TEST_CASE("the lane analysis follows control flow: joins, loops, predicated writ
                     Trait::lane_indexed_shared_atomic));
 }
 
+TEST_CASE("a merged count: a shared add of an amount not known at compile time") {
+    // sm_75's atomicAdd(&s[v], 1u): an ATOMS.ADD of a register set to 1 once, before the loop.
+    CHECK_FALSE(has(traits(with_end({"IMAD.MOV.U32 R16, RZ, RZ, 0x1", "LDG.E R2, [R4.64]", "LOP3.LUT R3, R2, 0xff, RZ, 0xc0, !PT",
+                                     "ATOMS.ADD RZ, [R3.X4], R16", "@P0 BRA @L1"})),
+                    Trait::merged_shared_add));
+    // sm_80 on: the increment is its own instruction, with no amount at all.
+    CHECK_FALSE(has(traits(with_end({"ATOMS.POPC.INC.32 RZ, [R20+URZ]"})), Trait::merged_shared_add));
+    // A run's length, chosen by a comparison of loaded bytes; a match's __popc.
+    CHECK(has(traits(with_end({"MOV R5, 0x1", "LDG.E R2, [R4.64]", "ISETP.NE.AND P0, PT, R2, R3, PT", "SEL R5, R5, 0x2, P0",
+                               "ATOMS.ADD RZ, [R3.X4], R5"})),
+              Trait::merged_shared_add));
+    CHECK(has(traits(with_end({"MATCH.ANY R7, R6", "POPC R7, R7", "ATOMS.ADD RZ, [R6.X4], R7"})), Trait::merged_shared_add));
+    // Two constants meeting at a join are no longer one known constant.
+    CHECK(has(traits(with_end({"MOV R5, 0x1", "@P0 BRA @L3", "MOV R5, 0x2", "ATOMS.ADD RZ, [R3], R5"})), Trait::merged_shared_add));
+    // A predicated move may not happen: 1 or 2.
+    CHECK(has(traits(with_end({"MOV R5, 0x1", "@P0 MOV R5, 0x2", "ATOMS.ADD RZ, [R3], R5"})), Trait::merged_shared_add));
+    CHECK_FALSE(has(traits(with_end({"MOV R5, 0x1", "@P0 MOV R5, 0x1", "ATOMS.ADD RZ, [R3], R5"})), Trait::merged_shared_add));
+    // A global atomic with a count is 05.1's merge of the bins, not a merged update.
+    CHECK_FALSE(has(traits(with_end({"LDS R5, [R3]", "RED.E.ADD.STRONG.GPU [R8.64], R5"})), Trait::merged_shared_add));
+}
+
+TEST_CASE("a block reached before anything is known in it is still read") {
+    // The thread index first appears behind a branch: the block must be analysed though the
+    // state that reaches it holds no lane bit yet.
+    CHECK(has(traits(with_end({"@P0 BRA @L1", "S2R R0, SR_TID.X", "ATOMS.ADD RZ, [R0], R2"})), Trait::lane_indexed_shared_atomic));
+    CHECK(has(traits(with_end({"BRA @L1", "LDC.64 R2, c[0x4][RZ]", "LDG.E R4, [R2.64]"})), Trait::no_device_array_load) == false);
+}
+
 TEST_CASE("__match_any_sync is a MATCH.ANY") {
     CHECK(has(traits(with_end({"MATCH.ANY R3, R2"})), Trait::match_any));
     CHECK_FALSE(has(traits(with_end({"VOTE.ANY R3, PT, P0"})), Trait::match_any));
@@ -268,7 +296,7 @@ every-kernel no-barrier-in-loop
     grader::Trait t;
     for (const char* name : {"constant-bank", "no-device-array-load", "shared-store", "barrier", "shared-load-after-barrier",
                              "global-load-after-barrier", "no-global-load-after-last-barrier", "tile-loop", "no-barrier-in-loop",
-                             "lane-indexed-shared-atomic", "match-any"}) {
+                             "lane-indexed-shared-atomic", "merged-shared-add", "match-any"}) {
         REQUIRE(grader::trait_from_name(name, t));
         CHECK(std::string(grader::trait_name(t)) == name);
     }
@@ -288,9 +316,10 @@ TEST_CASE("a rule's verdict in words: the closest kernel's gaps, the alternative
           "in 2_halo_tile.cu, no kernel has it all: kernel token, the closest, still loads from global memory after its last barrier");
     CHECK(check(tile, "") == "2_halo_tile.cu holds no kernel");
 
-    const std::string skew = "[05.3 s.cu]\nkernel lane-indexed-shared-atomic\nkernel match-any\n";
+    const std::string skew = "[05.3 s.cu]\nkernel lane-indexed-shared-atomic\nkernel match-any\nkernel merged-shared-add\n";
     CHECK(check(skew, untiled) ==
-          "in s.cu, no kernel has a shared-memory atomic at an address that depends on the lane or calls __match_any_sync");
+          "in s.cu, no kernel has a shared-memory atomic at an address that depends on the lane, calls __match_any_sync or "
+          "adds a computed count to a shared word in one atomic");
     CHECK(check(skew, listing("_Z1mv", with_end({"MATCH.ANY R3, R2"}))).empty());
 
     const std::string step6 = "[06.6 step6.cu]\nevery-kernel no-barrier-in-loop\n";

@@ -9,11 +9,7 @@ built-in is replaced by the index of its first occurrence, so `s[tid] += s[tid +
 `buf[t] += buf[t + half]` read the same. Both whole files and each `__global__` function
 are compared. A match with the file's own starter is no flag (an untouched kernel is the
 starter's, and the starter is the step before's reference by design).
-
-What it cannot see: statements reordered, types, constants or launch shapes changed, dead
-code added, a kernel split in two, a copy from elsewhere (another student, the web), and
-kernels shorter than MIN_KERNEL_TOKENS (too many honest ones look alike).
-docs/class_grading.md says the same to the instructor."""
+docs/class_grading.md (section Copies of shipped kernels) says what this can and cannot see."""
 import pathlib
 import re
 
@@ -24,8 +20,9 @@ SHIPPED = ("starter/**/*.cu", "solutions/**/*.cu", "lessons/*/grader/*.cu", "les
 # element-wise kernel written from scratch reads like any other.
 MIN_KERNEL_TOKENS = 60
 
+# A block comment left open runs to the end (one scan, however many `/*` a hostile file holds).
 _TOKEN = re.compile(r"""
-    (?P<comment>//[^\n]*|/\*.*?\*/)
+    (?P<comment>//[^\n]*|/\*.*?(?:\*/|\Z))
   | (?P<text>"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')
   | (?P<number>\.?\d(?:[eEpP][+-]|[\w.'])*)
   | (?P<name>[A-Za-z_]\w*)
@@ -67,13 +64,13 @@ def normalized(toks):
 
 
 def _close(toks, i, opening, closing):
-    """The index just past the bracket that closes toks[i] (an `opening`), or len(toks)."""
+    """The index just past the bracket that closes toks[i] (an `opening`), or None."""
     depth = 0
     for j in range(i, len(toks)):
         depth += (toks[j] == opening) - (toks[j] == closing)
         if depth == 0:
             return j + 1
-    return len(toks)
+    return None
 
 
 def kernels(toks):
@@ -85,19 +82,21 @@ def kernels(toks):
             i += 1
             continue
         name, j = "", i + 1
-        while j < len(toks) and toks[j] not in ("{", ";"):
+        while j is not None and j < len(toks) and toks[j] not in ("{", ";"):
             if toks[j] == "(":
                 if not name and not toks[j - 1].startswith("__"):
                     name = toks[j - 1]
                 j = _close(toks, j, "(", ")")
             else:
                 j += 1
-        if j < len(toks) and toks[j] == "{":
-            end = _close(toks, j, "{", "}")
-            out.append((name, toks[i:end]))
-            i = end
-        else:
-            i = j + 1
+        if j is not None and j < len(toks) and toks[j] == ";":
+            i = j + 1  # a declaration
+            continue
+        end = _close(toks, j, "{", "}") if j is not None and j < len(toks) else None
+        if end is None:
+            break  # a bracket never closed, or the text ends: no whole function follows
+        out.append((name, toks[i:end]))
+        i = end
     return out
 
 

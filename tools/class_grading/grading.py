@@ -102,6 +102,18 @@ def _left(t0, limit):
     return max(1.0, limit - (time.monotonic() - t0))
 
 
+def clear_build(build):
+    """Empties a slot's build folder of the last submission's build, all of it but Meson's
+    own state (meson-private: the options, the compilers found and their checks), so that
+    configuring the next submission there is a reconfiguration, seconds faster than a first
+    one. Returns whether that state is there."""
+    build = pathlib.Path(build)
+    for p in list(build.iterdir()) if build.is_dir() else []:
+        if p.name != "meson-private":
+            remove_tree(p)
+    return (build / "meson-private" / "coredata.dat").is_file()
+
+
 def build_phase(job, s):
     """Stages, configures and builds one submission in its slot (see the module's docstring)."""
     remove_tree(job.logs)
@@ -109,7 +121,7 @@ def build_phase(job, s):
     job.log.write_text(f"# {job.name}: {job.entry.path}\n")
     job.sha256 = entry_hash(job.entry)
     remove_tree(job.copy)
-    remove_tree(job.build)  # nothing of the last submission's build is kept, nor needed
+    configured = clear_build(job.build)
     try:
         job.root, job.notes = stage(job.entry, job.copy, [l.dir for l in s.lessons], s.max_bytes)
     except StagingError as e:
@@ -124,8 +136,12 @@ def build_phase(job, s):
     # Configured as the grader build was (the same options): meson.build refuses otherwise.
     setup = ["meson", "setup", str(job.build), "-Dkernels=" + str(job.root), "-Drevision=" + s.revision,
              "-Ddocs=disabled", "-Dprebuilt_grader=" + str(s.grader_build)] + ["-D" + o for o in s.meson_options]
-    rc, out, late = box.run(setup, cwd=s.course, log=job.log, binds=binds, devices=True,
-                            timeout=_left(job.t0, s.build_limit))
+    rc, out, late = box.run(setup[:2] + ["--reconfigure"] * configured + setup[2:], cwd=s.course, log=job.log,
+                            binds=binds, devices=True, timeout=_left(job.t0, s.build_limit))
+    if rc != 0 and configured and not late:  # a slot left broken: start it afresh
+        remove_tree(job.build)
+        rc, out, late = box.run(setup, cwd=s.course, log=job.log, binds=binds, devices=True,
+                                timeout=_left(job.t0, s.build_limit))
     if rc != 0:
         job.problem = "meson setup failed" + (" (over the time limit)" if late else "") + ":\n" + out[-3000:]
         job.complete = False  # most likely the machine's, not the student's: a re-run tries again
@@ -320,8 +336,9 @@ class Progress:
 def grade_submissions(entries, s, progress):
     """Grades the entries: `s.jobs` builds at a time, one test phase at a time per GPU. Each
     submission is copied and built in a slot (GRADES/work/slot-K), emptied for the next
-    one: there is a slot for each build and each GPU worker, so a submission waiting for a
-    GPU keeps its own while the next is built. Returns the records written."""
+    one but for Meson's state (clear_build): there is a slot for each build and each GPU
+    worker, so a submission waiting for a GPU keeps its own while the next is built.
+    Returns the records written."""
     gpus = s.gpus or [None]
     q, records, free = queue.Queue(), [], queue.Queue()
     slots = [pathlib.Path(s.work) / f"slot-{k}" for k in range(s.jobs + len(gpus))]
@@ -372,7 +389,8 @@ def grade_submissions(entries, s, progress):
     for w in workers:
         w.join()
     progress.close()
-    if not s.keep_work:  # no student's files stay
+    if not s.keep_work:  # no student's files stay; Meson's state does, for the next run
         for slot in slots:
-            remove_tree(slot)
+            remove_tree(slot / "submission")
+            clear_build(slot / "build")
     return records

@@ -18,6 +18,7 @@ import signal
 import subprocess
 import tempfile
 import threading
+import time
 
 # Variables a build needs; every other one (tokens, agent sockets, the grader's own GRADER_*
 # knobs) is left out, in both modes.
@@ -95,6 +96,7 @@ class Sandbox:
         env = self.environment(gpu, scratch)
         with open(log, "a", encoding="utf-8", errors="replace") as f:
             f.write("$ " + " ".join(argv) + "\n")
+        t0 = time.monotonic()
         try:
             p = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                  stdin=subprocess.DEVNULL, start_new_session=True)
@@ -116,7 +118,7 @@ class Sandbox:
         if timed_out:
             text += f"\n[stopped: over the time limit of {timeout} s]\n"
         with open(log, "a", encoding="utf-8", errors="replace") as f:
-            f.write(text + f"[exit code {p.returncode}]\n")
+            f.write(text + f"[exit code {p.returncode} after {time.monotonic() - t0:.1f} s]\n")
         return p.returncode, text, timed_out
 
 

@@ -44,6 +44,22 @@ for path in sorted(pathlib.Path(sys.argv[1]).glob("students/*/record.json")):
 EOF
 python3 tools/tests/class_fixture.py check "$dir/grades" --lessons "$lessons" "${gpu[@]}"
 
+# A build that would compile otherwise than the class's grader build may not link it: setup
+# stops and names what differs (meson.build, prebuilt_grader).
+g="$dir/grades/work/grader"
+if [ -f "$g/grader-flags.txt" ]; then
+    other=sm_80 && grep -qx "arch=sm_80" "$g/grader-flags.txt" && other=sm_86
+    if meson setup "$dir/other-arch" -Dkernels=starter -Ddocs=disabled -Dgpu_arch=$other -Dprebuilt_grader="$g" \
+            > "$dir/other-arch.log" 2>&1; then
+        echo "FAIL: a build for $other was let link the class's grader build"; exit 1
+    fi
+    grep -q "compiled the grader otherwise (.*arch" "$dir/other-arch.log" ||
+        { echo "FAIL: setup did not name the architecture:"; tail -n 5 "$dir/other-arch.log"; exit 1; }
+    echo "run_class_grading: a build for $other is refused the class's grader build: the architecture differs"
+else
+    echo "run_class_grading: no grader build at $g (--work given?): the check of its flags did not run"
+fi
+
 # A second run grades nobody again; --only grades one student again (and only them).
 "${grade[@]}" 2>&1 | tee "$dir/again.log" | tail -n 3
 grep -q "grading 0 of 6 submissions (6 already graded" "$dir/again.log" || { echo "FAIL: the second run graded again"; exit 1; }

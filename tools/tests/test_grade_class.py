@@ -312,6 +312,18 @@ class Grading(unittest.TestCase):
             link.symlink_to(path)  # a link the student left: never followed
             self.assertIsNone(grading.trusted_results(link, 1, "")[0])
 
+    def test_a_slot_keeps_nothing_of_the_last_student_but_mesons_state(self):
+        with tempfile.TemporaryDirectory() as d:
+            build = pathlib.Path(d) / "build"
+            self.assertFalse(grading.clear_build(build))  # a new slot: a first configuration
+            for f in ("meson-private/coredata.dat", "lesson01", "lesson01.p/x.o", "liblesson01-student.a.p/mine.cu.o",
+                      "results/lesson01.json", "meson-logs/testlog.json", ".ninja_log", "build.ninja"):
+                (build / f).parent.mkdir(parents=True, exist_ok=True)
+                (build / f).write_text("x")
+            self.assertTrue(grading.clear_build(build))
+            self.assertEqual([p.relative_to(build).as_posix() for p in sorted(build.rglob("*"))],
+                             ["meson-private", "meson-private/coredata.dat"])
+
     def test_a_partial_grading_keeps_the_other_lessons(self):
         with tempfile.TemporaryDirectory() as d:
             d = pathlib.Path(d)

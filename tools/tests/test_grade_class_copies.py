@@ -95,8 +95,8 @@ class Copies(unittest.TestCase):
         self.assertEqual(tokens, ["printf", "(", '"// not a comment"', ")", ";", "x", "=", "'/'", "/", "2.5e-3f", ";"])
         kernels = copies.kernels(copies.tokens(
             "__global__ void decl(int);  template <int B> __global__ __launch_bounds__(256) void k(int* a)"
-            " { if (a) { a[0] = B; } }  void host() {}"))
-        self.assertEqual([name for name, _ in kernels], ["k"])  # a declaration is no kernel
+            " { if (a) { a[0] = B; } }  void host() {}  __global__ void open(int* a) { a[0] = 1;"))
+        self.assertEqual([name for name, _ in kernels], ["k"])  # a declaration, or a body not closed, is no kernel
         self.assertEqual(" ".join(kernels[0][1]), "__global__ __launch_bounds__ ( 256 ) void k ( int * a ) "
                                                   "{ if ( a ) { a [ 0 ] = B ; } }")  # host() left out
 

@@ -33,6 +33,7 @@ def load(name):
 
 report = load("report")
 measured_pages = load("measured_pages")
+results_files = load("results_files")
 
 GPU = {"name": "NVIDIA Test GPU", "arch": "sm_90", "sms": 100, "l2_bytes": 50331648, "memory_bytes": 85899345920}
 CEILINGS = {"copy_gbs": 3000, "dram_gbs": 3350, "fma_gflops": 50000}
@@ -87,6 +88,28 @@ LESSON06 = document("lesson06", "06", "Parallel reduction", [
     exercise("06.2 step 2 interleaved strided", "FAIL", "wrong", message="reduce_step2: 1 of 1 values wrong"),
 ], exit_code=1)
 
+# A lesson no tool knows, whose results carry their tables (docs/results_schema.md): the charts
+# come from the tables alone, in their order, with their labels and headings.
+NEW_LESSON_TABLE = exercise("09.0 new table", "INFO", teaching=True,
+                            extra_figures={"zeta_gbs": 100, "alpha_gbs": 300, "mine_gbs": 200, "rel_a": 1.0,
+                                           "rel_b": 2.5, "not_a_row_ms": 7},
+                            extra_labels={"zeta_gbs_best_setting": "64"})
+NEW_LESSON_TABLE["tables"] = [
+    {"caption": "Copies on this GPU, three ways:", "unit": "GB/s", "relative": False,
+     "columns": ["version", "64", "128", "best", "best GB/s"],
+     "rows": [{"key": "", "label": "group one", "student": False},
+              {"key": "zeta_gbs", "label": "zeta kernel", "student": False},
+              {"key": "", "label": "yours", "student": False},
+              {"key": "mine_gbs", "label": "your kernel (09.1)", "student": True},
+              {"key": "alpha_gbs", "label": "alpha kernel", "student": False}]},
+    {"caption": "Patterns", "unit": "time ÷ time of a", "relative": True, "columns": ["pattern", "time ÷ time of a"],
+     "rows": [{"key": "rel_b", "label": "pattern b", "student": False},
+              {"key": "rel_a", "label": "pattern a", "student": False}]},
+    {"caption": "A table that never got a row", "unit": "GB/s", "relative": False, "columns": ["version", "GB/s"],
+     "rows": [{"key": "", "label": "a heading alone", "student": False}]},
+]
+LESSON09 = document("lesson09", "09", "A new lesson", [NEW_LESSON_TABLE])
+
 SKIPPED = document("lesson02", "02", "Bank conflicts", [], status="skipped",
                    status_message="no CUDA GPU or NVIDIA driver in this machine", gpu=None, ceilings={}, exit_code=77)
 
@@ -122,6 +145,7 @@ class ReportPage(unittest.TestCase):
         write(results, "lesson03.json", LESSON03)
         write(results, "lesson06.json", LESSON06)
         write(results, "lesson07.json", document("lesson07", "07", "Streams", [], version=2))
+        write(results, "lesson09.json", LESSON09)
         write(results, "lesson08.memcheck.json", document(
             "lesson08", "08", "N-body", [exercise("08.1 tiles", "FAIL", "fault", message="invalid read of 4 bytes")],
             sanitizer="memcheck", ceilings={}, exit_code=1))
@@ -218,6 +242,22 @@ class ReportPage(unittest.TestCase):
         self.assertLess(lesson03.index("cuBLAS SGEMM, A B"), lesson03.index("naive"))
         self.assertLess(lesson03.index("your sgemm_coalesced (03.1)"), lesson03.index("mystery_gflops"))
 
+    def test_tables_of_a_new_lesson_chart_as_recorded(self):
+        svgs = [s for s in svgs_of(self.page) if "09.0 new table" in s]
+        self.assertEqual(len(svgs), 2, "a chart per table with rows; the table without rows is left out")
+        speed, relative = svgs
+        rows = re.findall(r">(zeta kernel[^<]*|your kernel \(09.1\)|alpha kernel|group one|yours)</text>", speed)
+        self.assertEqual(rows, ["group one", "zeta kernel (best: 64)", "yours", "your kernel (09.1)", "alpha kernel"])
+        self.assertIn('fill="#ef6c00">your kernel (09.1)</text>', speed)  # the student's row, marked
+        self.assertIn('fill="#212121">alpha kernel</text>', speed)
+        self.assertIn("Copies on this GPU, three ways</text>", speed)  # the caption, on one line
+        self.assertIn("copy 3000 GB/s", speed)  # the reference line of a GB/s table
+        self.assertNotIn("not_a_row", speed)  # a figure of the exercise that is no row of a table
+        self.assertEqual(re.findall(r">(pattern \w)</text>", relative), ["pattern b", "pattern a"])
+        self.assertIn("time ÷ time of a, lower is faster", relative)
+        self.assertIn("1 = as fast as the reference row", relative)
+        self.assertNotIn("a heading alone", self.page)
+
     def test_offline_and_well_formed(self):
         self.assertNotIn("<script", self.page.lower())
         self.assertNotIn("http", self.page)
@@ -277,11 +317,24 @@ class ReportEdges(unittest.TestCase):
         ET.fromstring(svg)
         self.assertNotIn("intensity not recorded", svg)
 
-    def test_ordered_teaching_keys(self):
+    def test_rows_of_a_file_without_tables(self):
         keys = ["s_16_1", "d_1_1", "s_0_1", "new_key", "s_1_1", "s_1_2", "s_2_1"]
-        got = [k for k, _ in report.ordered_teaching_keys("02", keys)]
+        got = [k for k, _ in results_files.untabled_rows("02", keys)]
         self.assertEqual(got, ["s_0_1", "s_1_2", "s_1_1", "s_2_1", "s_16_1", "d_1_1", "new_key"])
-        self.assertEqual(report.ordered_teaching_keys("99", ["b", "a"]), [("b", "b"), ("a", "a")])
+        self.assertEqual(results_files.untabled_rows("99", ["b", "a"]), [("b", "b"), ("a", "a")])
+        tables = results_files.teaching_tables("06", LESSON06["exercises"][0])
+        self.assertEqual([t["unit"] for t in tables], ["GB/s"])
+        self.assertEqual([r["key"] for r in tables[0]["rows"]][:3],
+                         ["step1_best_gbs", "step2_best_gbs", "step10_best_gbs"])
+        self.assertTrue(tables[0]["rows"][0]["student"])
+
+    def test_recorded_tables_win_over_the_lesson(self):
+        tables = results_files.teaching_tables("06", NEW_LESSON_TABLE)  # "06" is not read: the file has tables
+        self.assertEqual([t["caption"] for t in tables], ["Copies on this GPU, three ways:", "Patterns",
+                                                          "A table that never got a row"])
+        self.assertEqual([r["key"] for r in tables[0]["rows"]], ["", "zeta_gbs", "", "mine_gbs", "alpha_gbs"])
+        self.assertEqual([r["student"] for r in tables[0]["rows"]], [False, False, False, True, False])
+        self.assertEqual(results_files.teaching_tables("09", dict(NEW_LESSON_TABLE, tables=[])), [])
 
 
 class MeasuredPages(unittest.TestCase):

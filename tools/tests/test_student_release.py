@@ -23,9 +23,7 @@ class RewriteMarkdown(unittest.TestCase):
 
     def test_a_solution_snippet_becomes_a_note(self):
         out = release.rewrite_markdown("x\n  \\snippet solutions/03-tiling/1_coalesced.cu coalesced\ny")
-        self.assertEqual(out.split("\n")[1],
-                         "  *The reference code shown here (solutions/03-tiling/1_coalesced.cu) is not part of the "
-                         "student release.*")
+        self.assertEqual(out.split("\n")[1], "  *The reference code shown here is not part of the student release.*")
         keep = "\\snippet lessons/03-tiling/grader/grade_tiling.cu cublas_row_major"
         self.assertEqual(release.rewrite_markdown(keep), keep)  # the lessons' own code stays
 
@@ -34,6 +32,65 @@ class RewriteMarkdown(unittest.TestCase):
                      "<!-- student-release: omit -->\n<!-- student-release: omit -->\n<!-- student-release: end -->\n"):
             with self.assertRaises(ValueError):
                 release.rewrite_markdown(text, "README.md")
+
+
+class Mentions(unittest.TestCase):
+    """What the release lacks is not mentioned in what it ships: a phrase for what has one,
+    otherwise the smallest passage that points at it goes."""
+
+    def test_a_sentence_that_points_at_the_references_goes(self):
+        text = ("4. Repeat until every line says `PASS`. The references are in `solutions/`, and most pages\n"
+                "   show them in their last section, for after you pass.\n5. Next.")
+        self.assertEqual(release.rewrite_markdown(text), "4. Repeat until every line says `PASS`.\n5. Next.")
+
+    def test_a_named_tool_becomes_its_phrase(self):
+        text = ("Measured by `python3 tools/gpu_selftest.py\n--repeat 3`, with identical code. Each run prints.\n\n"
+                "Rows as they came. `tools/gpu_selftest.py` builds its table from `verdict`.\n\n"
+                "`meson test -C build-ref --suite known-bad` (in a build with `-Dkernels=solutions`) replaces one")
+        self.assertEqual(release.rewrite_markdown(text).split("\n\n"), [
+            "Measured by the course's GPU self-test, with identical code. Each run prints.",
+            "Rows as they came. The course's GPU self-test builds its table from `verdict`.",
+            "The course's own test suite (in a build with `-Dkernels=solutions`) replaces one"])
+
+    def test_asides_and_list_entries_go(self):
+        text = ("The rule, which the GPU self-test\n(`tools/gpu_selftest.py`) checks (on every\nexercise).\n\n"
+                "The bins add up to less than n (`lessons/05-histogram/bad/no_atomics.cu` is that kernel).\n\n"
+                "`docs/` the site;\n`tools/gpu_selftest.py` the GPU self-test; `tools/grade_class.py` the class grader;\n"
+                "`.ci/run` what CI runs.")
+        self.assertEqual(release.rewrite_markdown(text).split("\n\n"), [
+            "The rule, which the GPU self-test checks (on every exercise).",
+            "The bins add up to less than n.",
+            "`docs/` the site."])
+
+    def test_rows_code_lines_and_links_to_left_out_pages_go(self):
+        text = ("| file (`lessons/08-nbody/bad/`) | bug |\n|---|---|\n| `solutions/08-nbody/a.cu` | x |\n| b | y |\n\n"
+                "```sh\nmeson setup build-ref -Dkernels=solutions\nmeson setup build\n```\n\n"
+                "    python3 tools/gpu_selftest.py --repeat 3\n    meson test -C build\n\n"
+                "- \\subpage class_grading \"Grading a class\" — the gradebook, the sandbox\n  and Slurm.\n"
+                "- \\subpage trust_model \"Trust model\" — what the grader owns.")
+        self.assertEqual(release.rewrite_markdown(text), (
+            "| file | bug |\n|---|---|\n| b | y |\n\n```sh\nmeson setup build\n```\n\n    meson test -C build\n\n"
+            "- \\subpage trust_model \"Trust model\" — what the grader owns."))
+
+    def test_what_is_no_mention_stays_as_it_was(self):
+        text = ("Configure with `-Dkernels=solutions`, the word solutions, GRADES/slurm/grade_class.sbatch,\n"
+                "--slurm, `class_grading` and \\ref trust_model stay; so do\nthese line breaks.")
+        self.assertEqual(release.rewrite_markdown(text), text)
+
+    def test_a_mention_left_in_a_release_is_found(self):
+        # A heading is not rewritten: the check reports it.
+        with tempfile.TemporaryDirectory() as d:
+            out = pathlib.Path(d)
+            (out / "page.md").write_text(release.rewrite_markdown("# Using `tools/gpu_selftest.py`\n\nText.\n"))
+            self.assertEqual(release.problems_in_release(out),
+                             ["page.md:1: mentions tools/gpu_selftest.py, which the release lacks"])
+
+    def test_left_out_pages_are_anchored_by_their_names(self):
+        # mention_regex finds a \\ref or \\subpage to a left-out page docs/NAME.md by the anchor NAME.
+        for pattern in release.LEFT_OUT:
+            if pattern.startswith("docs/") and pattern.endswith(".md"):
+                first = (ROOT / pattern).read_text(encoding="utf-8").split("\n")[0]
+                self.assertTrue(first.endswith("{#" + pathlib.Path(pattern).stem + "}"), first)
 
 
 class ReadmeCommands(unittest.TestCase):

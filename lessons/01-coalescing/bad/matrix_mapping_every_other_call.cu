@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Known-bad 01.1: the reference mapping, but from its fourth call on, every other call adds
-// only the first quarter of the rows and fills the rest with zeros (every element written,
-// values wrong). A grader that verified one timed call chosen at random let such a launcher
-// pass about half the time. Must be rejected: wrong (every timed call is verified in full).
+// Known-bad 01.1: the reference mapping, but on large matrices (the timed ones: the checks
+// use small ones), from the fourth such call on, every other call adds only the first
+// quarter of the rows and fills the rest with zeros (every element written, values wrong).
+// A grader that verified one timed call chosen at random let such a launcher pass about
+// half the time. Must be rejected: wrong (every timed call is verified in full).
 #include "coalescing.cuh"
 
 namespace {
@@ -38,7 +39,8 @@ __global__ void zero_rows(float* c, size_t first, size_t end) {
 void add_matrices(const float* a, const float* b, float* c, int rows, int cols) {
     if (rows <= 0 || cols <= 0) return;
     static long calls = 0;
-    const bool skimp = ++calls > 3 && calls % 2 == 0;
+    const bool large = size_t(rows) * cols >= (size_t(1) << 22);
+    const bool skimp = large && ++calls > 3 && calls % 2 == 0;
     const int done = skimp ? rows / 4 : rows;
     if (skimp) zero_rows<<<1024, 256>>>(c, size_t(done) * cols, size_t(rows) * cols);
     if (done <= 0) return;

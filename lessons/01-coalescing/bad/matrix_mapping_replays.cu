@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Known-bad 01.1: the reference mapping, but a call with the same arguments as the one before
-// (the timed calls repeat one) keeps the sum it computed then in a buffer of its own and
-// copies it back instead of adding. Must be rejected: wrong (each timed call's inputs are
+// Known-bad 01.1: the reference mapping, but a call on a large matrix (the timed ones) with
+// the same arguments as the one before keeps the sum it computed then in a buffer of its own
+// and copies it back instead of adding. Must be rejected: wrong (each timed call's inputs are
 // made afresh, so a result kept from an earlier call is stale).
 #include "coalescing.cuh"
 
@@ -37,7 +37,7 @@ void add_matrices(const float* a, const float* b, float* c, int rows, int cols) 
     static float* kept = nullptr;
     static size_t kept_n = 0;
     const size_t n = size_t(rows) * cols;
-    if (a == last_a && b == last_b && kept && kept_n == n) {
+    if (n >= (size_t(1) << 22) && a == last_a && b == last_b && kept && kept_n == n) {
         cudaMemcpyAsync(c, kept, n * sizeof(float), cudaMemcpyDeviceToDevice);
         return;
     }

@@ -2,9 +2,9 @@
 // Lesson 02 grader: shared-memory bank conflicts. Each graded exercise checks the contract
 // in bank_conflicts.cuh on awkward shapes and at the ends of its range (exact results),
 // then its bandwidth against the copy ceiling measured on this GPU in this run, every
-// timed call on fresh inputs and verified in full on the GPU. The teaching exercise 02.0 prints two
-// tables: bank conflicts isolated in shared memory, then every transpose stage (the
-// grader's copies of the notes' kernels and the student's) next to the copy ceiling.
+// timed call on fresh inputs and verified in full on the GPU. The teaching exercise 02.0
+// prints two tables: bank conflicts isolated in shared memory, then every transpose stage
+// (the grader's copies of the notes' kernels and the student's) next to the copy ceiling.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -40,7 +40,7 @@ const Shape kShapes[] = {{0, 5},   {5, 0},   {1, 1},   {1, 37},    {37, 1},     
 // sides past 65535, the most blocks gridDim.y (and z) allows: a launcher that gives each
 // row, or each column, a block of its own there fails on 65537, one with blocks of fewer
 // than 8 rows (or columns) on 524,280. Not under compute-sanitizer: these shapes test grid
-// limits, which a sanitizer adds nothing to, at a cost of minutes under racecheck.
+// limits, which a sanitizer adds nothing to, and millions of elements would slow it down.
 const Shape kRangeEnds[] = {{65537, 3}, {3, 65537}, {kTransposeMaxSide, 3}, {3, kTransposeMaxSide}};
 
 // The timing matrix: about `elements` elements, `cols` wide. Both sides are multiples of 8,

@@ -3,9 +3,9 @@
 // to a 32-bit word of shared memory (bin v in the low or high half of word v / 2): half the
 // shared memory, and right as long as no block counts more than 65 535 copies of one value.
 // Then the low half carries into the high one. The checks on uniform bytes, text and the
-// sizes up to 16 777 259 never get there on a GPU of a hundred SMs (at most about 32 000
-// bytes per block); the check with one value repeated 65 536 times the blocks the GPU holds
-// at once does. Must be rejected: wrong.
+// sizes up to 16 777 259 never get there on a GPU of 132 SMs (this launcher's 528 blocks
+// count at most about 32 000 bytes each); the check with one value repeated 65 536 times
+// the blocks the GPU holds at once does. Must be rejected: wrong.
 #include <cuda_runtime.h>
 
 #include <algorithm>

@@ -186,10 +186,11 @@ void expect_sum(grader::Exercise& ex, const grader::DeviceBuffer<T>& out, const 
 // ---------------------------------------------------------------- the grader's sum on the GPU
 // For every timed call (fresh values each time) and for the checks at n = 2^30: Σx and Σ|x|
 // of the input, each thread adding its grid-stride share in fp64 (in 64-bit integers for
-// int: exact), each block its threads, then one block the blocks' partial sums. Its own
-// rounding error is below (values per thread + 2 · 1024) · 2^-53 · Σ|x| — under 2^-39 Σ|x| at
-// n = 2^30 on any GPU with 16 SMs or more, some 2^-17 of the float tolerance — so, like the
-// host's fp64 sum, it is ignored and the lesson's own bound applies unchanged.
+// int: exact), each block its threads, then one block the blocks' partial sums. Every value
+// passes through at most (values per thread + 32) fp64 additions, so its own rounding error
+// is below that many times 2^-53 · Σ|x|: under 2^-37 Σ|x| at n = 2^30 on any GPU of 16 SMs
+// or more, less than 2^-15 of the float tolerance. Like the host's fp64 sum, it is ignored,
+// and the lesson's own bound applies unchanged.
 template <class T>
 using Wide = std::conditional_t<std::is_integral_v<T>, long long, double>;
 template <class T>
@@ -334,8 +335,9 @@ void check_largest(grader::Exercise& ex, Launcher<T> launch, int step) {
     CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
     const size_t need = (kLargestN + reduction_scratch_elements(kLargestN)) * sizeof(T);
     if (2 * need > free_b) {
-        std::printf("      n = 2^30 (%s) not checked: it needs %.1f GiB and %.1f GiB of GPU memory are free\n", type_name<T>(),
-                    need / 1073741824.0, free_b / 1073741824.0);
+        std::printf("      n = 2^30 (%s) not checked: it needs %.1f GiB of GPU memory, and as much again to spare; %.1f GiB "
+                    "are free\n",
+                    type_name<T>(), need / 1073741824.0, free_b / 1073741824.0);
         return;
     }
     const grader::Dist dist = std::is_integral_v<T> ? grader::Dist::large_sums : grader::Dist::uniform;

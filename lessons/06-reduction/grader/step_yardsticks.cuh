@@ -5,7 +5,7 @@
 /// A step's starter is the step before it, so the one question the speed verdict of steps
 /// 2–5 has to answer is: did this step's change make the sum faster than the step it
 /// started from? The grader therefore times its own copy of that earlier step on the same
-/// input in the same run, and requires a fixed factor above it (grade_reduction.cu). A
+/// input in the same run, and requires a fixed factor above it (thresholds.txt). A
 /// fraction of the block-sum ceiling would ask the same question less precisely: that
 /// kernel has another shape, and its ratio to steps 2 and 3 moved by a few per cent
 /// between runs and GPUs, as much as the margin between those two steps (theory.md, "What

@@ -44,8 +44,12 @@ constexpr double kRequiredEfficiency = 0.80;  // H200: reference 0.90, starter 0
 // the teaching tables use half of it.
 constexpr size_t kTimedElements = (size_t(1) << 26) - 5;
 constexpr size_t kTableElements = (size_t(1) << 25) - 5;
-// Checked sizes: empty, tiny, around a block, primes, and large (the last is 64 MiB).
-const size_t kSizes[] = {0, 1, 2, 3, 255, 256, 257, 4099, 65537, 1000003, 16777259};
+// Checked sizes: every n up to kDenseSizes (a launcher that cuts n into a fixed number of
+// chunks of ceil(n / chunks) elements runs past the end for some n below chunks × chunks: a
+// dense sweep finds that for any chunk count up to about kDenseSizes), then around a block,
+// primes, and large (the last is 64 MiB).
+constexpr size_t kDenseSizes = 300;
+const size_t kSizes[] = {511, 512, 513, 4099, 65537, 1000003, 16777259};
 constexpr size_t kSanitizerMaxN = 70000;
 
 // The work: the low 16 bits of an input are its place along the array (0 … 65535, set by the
@@ -624,7 +628,10 @@ GRADER_EXERCISE("07.1 pipeline") {
     const uint32_t steps = sanitizer ? kSanitizerSteps : balanced_steps(ex, timed.arrays(), rng);
     timed.set_steps(steps);
 
-    for (size_t n : kSizes) {
+    std::vector<size_t> sizes;
+    for (size_t n = 0; n <= kDenseSizes; ++n) sizes.push_back(n);
+    sizes.insert(sizes.end(), std::begin(kSizes), std::end(kSizes));
+    for (size_t n : sizes) {
         if (sanitizer && n > kSanitizerMaxN) continue;
         PipelineCall c(ex, n, steps, rng);
         ex.check(c.call());
