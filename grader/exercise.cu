@@ -272,6 +272,13 @@ void Exercise::grade(Performance p, Call& call, const std::string& part) {
     const double got = t.figure(p, m.median_ms), need = t.figure(p, t.required_ms);
     figure("figure", got);
     figure("threshold", need);
+    // One unit per exercise: a baseline timed on this work is recorded again in the unit of
+    // the exercise's own figure (a roofline-graded exercise can be in GB/s while its vendor
+    // routine's work, counted with flops, would read in GFLOP/s).
+    for (const char* b : {"vendor", "shape"}) {
+        const auto ms = figures_.find(std::string(b) + "_ms");
+        if (ms != figures_.end() && ms->second > 0) figure(std::string(b) + "_figure", t.figure(p, ms->second));
+    }
     figure("ceiling", t.ceiling_figure);
     figure("fraction_of_ceiling", got / t.ceiling_figure);
     figure("median_ms", m.median_ms);

@@ -391,7 +391,8 @@ void grade_speed(grader::Exercise& ex, const Step& s) {
     ex.diagnose_slow({s.like_label, [&] { s.starter_like(in.data(), out.data(), im.rows, im.cols); }, s.hint, s.otherwise});
     if (s.grading.overlaps)
         ex.threshold_overlaps_previous("on the GPUs the course was tested on, this version and the one it starts from "
-                                       "are too close to be told apart by speed: compare them in the 04.0 table");
+                                       "are too close to be told apart by speed, so the technique itself is checked in your compiled "
+                                       "code; compare their speeds in the 04.0 table");
     ex.grade(grader::roofline(work.bytes, work.flops), call);
 }
 

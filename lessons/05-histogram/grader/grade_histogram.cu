@@ -696,7 +696,8 @@ GRADER_EXERCISE("05.3 skewed inputs") {
     ex.threshold_overlaps_previous(
         "on the H200 and the H100 the project measured, one shared copy of the bins (the starter) was as fast as the "
         "reference on these bytes (about 1.2 × CUB on the H200, 1.1 × on the H100): many lanes adding 1 to one shared word "
-        "did not slow it down there, so no threshold separates the two on those GPUs; compare the rows of the 05.0 table "
+        "did not slow it down there, so no threshold separates the two on those GPUs and the technique is checked in "
+        "your compiled code instead; compare the rows of the 05.0 table "
         "on yours (theory.md, \"Skewed inputs\")");
     check_launcher(ex, histogram_skew_resistant, "histogram_skew_resistant");
     const size_t n = timing_bytes();

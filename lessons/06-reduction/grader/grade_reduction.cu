@@ -491,8 +491,9 @@ GRADER_EXERCISE("06.3 step 3 sequential addressing") { grade_step(ex, kSteps[2])
 GRADER_EXERCISE("06.4 step 4 first add during load") { grade_step(ex, kSteps[3]); }
 GRADER_EXERCISE("06.5 step 5 unrolled last warp") { grade_step(ex, kSteps[4]); }
 GRADER_EXERCISE("06.6 step 6 complete unrolling") {
-    ex.threshold_overlaps_previous("complete unrolling gains too little over step 5 to be graded on speed alone: "
-                                   "compare the two rows of the 06.0 table (theory.md, \"Step 6\")");
+    ex.threshold_overlaps_previous("complete unrolling gains too little over step 5 to be graded on speed alone, so "
+                                   "the unrolled tree is checked in your compiled code; compare the two rows of the "
+                                   "06.0 table (theory.md, \"Step 6: complete unrolling with a block-size template\")");
     grade_step(ex, kSteps[5]);
 }
 GRADER_EXERCISE("06.7 step 7 grid-stride with shuffles") { grade_step(ex, kSteps[6]); }

@@ -689,7 +689,8 @@ GRADER_EXERCISE("08.1 shared-memory tiles") {
     ex.hint(hint);
     if (kTilingOverlapsNaive)
         ex.threshold_overlaps_previous("tiles change where one load per interaction comes from, and on this GPU that "
-                                       "gains too little for a threshold between the naive and the tiled kernel: compare "
+                                       "gains too little for a threshold between the naive and the tiled kernel, so the "
+                                       "tile loop is checked in your compiled code; compare "
                                        "the first two rows of the 08.0 table (theory.md, \"Tiles in shared memory\")");
     check_contract(ex, "nbody_tiled", nbody_tiled);
     TimedCall t(ex, "nbody_tiled", nbody_tiled, kTimedN);
