@@ -3,7 +3,7 @@
 /// @brief The static policy check: before a lesson is built, `grade` reads the student's
 ///        files of that lesson for what the lesson does not allow (process and environment
 ///        control, file access, vendor routines that do the exercise's work) and fails the
-///        lesson with `FAIL [policy]` and `file:line`. Pure host code, unit-tested.
+///        lesson with `FAIL [policy]` and each finding's `path:line`. Pure host code, unit-tested.
 ///
 /// The rules live with the lessons: `lessons/policy.txt` for every lesson, plus the
 /// lesson's own `lessons/NN-topic/policy.txt` when it has one. A policy file is made of
