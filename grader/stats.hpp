@@ -28,12 +28,13 @@ double median(std::vector<double> samples);
 Timing better_of(const Timing& a, const Timing& b);
 
 /// True when more runs could not change how `samples` compare with `required_ms`, so that a
-/// student is not kept waiting for a verdict already known: after at least 5 runs, when even
-/// the fastest took more than 1.5 × the time allowed (nothing short of a 1.5× speed-up in the
-/// runs to come could pass it), or, after at least 9, when even the slowest took less than
-/// 0.8 × it. Noise of that size between runs of one kernel on an idle GPU was never seen
-/// (every timed call is verified in full, so a launcher gains nothing from behaving
-/// differently in runs that are not made).
+/// student is not kept waiting for a verdict already known: after 3 runs when every run is
+/// more than twice the time allowed (or under half of it); after 5 when every run lies on
+/// one side of it, clear by 5 % or by twice the runs' spread (max − min over min), whichever
+/// is more. Noise between runs of one kernel on an idle GPU stays well inside that (the
+/// spread is recorded with every figure); a kernel close to its threshold gets every run.
+/// Every timed call is verified in full, so a launcher gains nothing from behaving
+/// differently in runs that are not made.
 bool speed_decided(const std::vector<double>& samples, double required_ms);
 
 }  // namespace grader

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <algorithm>
 #include <chrono>
 #include <vector>
 
@@ -13,6 +14,10 @@ namespace {
 double now_ms() {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
+
+// A warm-up this long has done what warm-ups are for (module load, first touch, clocks up to
+// speed): the ones left would only make a slow kernel's student wait longer.
+constexpr double kLongWarmupMs = 20;
 
 }  // namespace
 
@@ -54,6 +59,7 @@ Timing time_launch(const std::function<void()>& launch, const TimingOptions& opt
             tails.push_back(t_idle - t_stop);
         }
         if (hooks.after) hooks.after(i);
+        if (i < options.warmups && std::max<double>(ms, t_idle - t0) > kLongWarmupMs) i = options.warmups - 1;
         if (i >= options.warmups && options.decided && options.decided(samples)) break;
     }
     cudaEventDestroy(start);

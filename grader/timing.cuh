@@ -26,7 +26,8 @@ enum class Clock {
 };
 
 struct TimingOptions {
-    int warmups = 3;       ///< untimed runs first: module load, first-touch, clock ramp-up
+    int warmups = 3;       ///< untimed runs first: module load, first-touch, clock ramp-up (one is
+                           ///< enough when it took over 20 ms: the rest are skipped)
     int runs = 21;         ///< timed runs at most; the median is the figure
     bool flush_l2 = true;  ///< overwrite a buffer twice the L2 size before each run
     Clock clock = Clock::events;

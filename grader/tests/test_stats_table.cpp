@@ -36,11 +36,15 @@ TEST_CASE("tables align their columns") {
 }
 
 TEST_CASE("timing stops only once more runs could not change the verdict") {
-    CHECK_FALSE(grader::speed_decided({3, 3, 3, 3}, 1.0));          // too few runs to say anything
-    CHECK(grader::speed_decided({3, 3, 1.6, 3, 3}, 1.0));           // even the fastest is 1.6 × the time allowed
-    CHECK_FALSE(grader::speed_decided({3, 3, 1.4, 3, 3}, 1.0));     // one run within reach: go on
-    CHECK_FALSE(grader::speed_decided({0.5, 0.5, 0.5, 0.5, 0.5}, 1.0));  // fast, but too few runs to stop
-    CHECK(grader::speed_decided(std::vector<double>(9, 0.7), 1.0));
-    CHECK_FALSE(grader::speed_decided({0.7, 0.7, 0.7, 0.7, 0.9, 0.7, 0.7, 0.7, 0.7}, 1.0));  // one run near it
+    CHECK_FALSE(grader::speed_decided({3, 3}, 1.0));                    // too few runs to say anything
+    CHECK(grader::speed_decided({3, 2.1, 3}, 1.0));                     // every run over twice the time allowed
+    CHECK(grader::speed_decided({0.4, 0.45, 0.3}, 1.0));                // every run under half of it
+    CHECK_FALSE(grader::speed_decided({3, 1.9, 3}, 1.0));               // one run within a factor of two: go on
+    CHECK_FALSE(grader::speed_decided({1.2, 1.2, 1.2, 1.2}, 1.0));      // near: 5 runs at least
+    CHECK(grader::speed_decided({1.2, 1.21, 1.2, 1.19, 1.2}, 1.0));     // all 19 % slow, 2 % spread: decided
+    CHECK(grader::speed_decided({0.9, 0.9, 0.91, 0.9, 0.9}, 1.0));      // all 9 % fast, 1 % spread: decided
+    CHECK_FALSE(grader::speed_decided({1.04, 1.04, 1.04, 1.04, 1.04}, 1.0));  // inside the 5 % margin
+    CHECK_FALSE(grader::speed_decided({1.1, 1.3, 1.2, 1.15, 1.2}, 1.0));      // 18 % spread: margin 36 %
+    CHECK_FALSE(grader::speed_decided({0.7, 0.7, 0.7, 0.7, 1.01, 0.7, 0.7}, 1.0));  // one run past it
     CHECK_FALSE(grader::speed_decided(std::vector<double>(21, 1.0), 1.0));  // at the threshold: all the runs
 }
