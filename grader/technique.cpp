@@ -644,6 +644,8 @@ const TraitInfo kTraits[] = {
     {Trait::merged_shared_add, "merged-shared-add", "adds a computed count to a shared word in one atomic",
      "adds no computed count to a shared word (every shared atomic adds a constant)"},
     {Trait::match_any, "match-any", "calls __match_any_sync", "calls no __match_any_sync"},
+    {Trait::warp_exchange, "warp-exchange", "passes values between the lanes of a warp in registers",
+     "passes no value between lanes in registers (no __shfl_*_sync, __reduce_*_sync or cooperative-groups reduce)"},
 };
 
 const TraitInfo& info(Trait t) {
@@ -673,11 +675,15 @@ std::vector<Trait> function_traits(const SassFunction& f) {
         return false;
     };
     bool constant = false, store = false, barrier = false, match = false, barrier_in_loop = false, tile_loop = false;
+    bool exchange = false;
     long first_barrier = -1, last_barrier = -1;
     for (const SassInstruction& in : f.code) {
         constant |= reads_bank(in, "0x3");
         store |= is_shared_store(in);
         match |= starts_with(in.opcode, "MATCH.ANY");
+        // __shfl_*_sync is a SHFL; __reduce_*_sync (and cooperative groups' reduce on
+        // integers, from sm_80) a REDUX; both keep the warp's values in registers.
+        exchange |= starts_with(in.opcode, "SHFL.") || starts_with(in.opcode, "REDUX");
         if (is_barrier(in)) {
             barrier = true;
             if (first_barrier < 0) first_barrier = long(in.address);
@@ -714,6 +720,7 @@ std::vector<Trait> function_traits(const SassFunction& f) {
     if (flow.lane_indexed_shared_atomic) out.push_back(Trait::lane_indexed_shared_atomic);
     if (flow.merged_shared_add) out.push_back(Trait::merged_shared_add);
     if (match) out.push_back(Trait::match_any);
+    if (exchange) out.push_back(Trait::warp_exchange);
     return out;
 }
 

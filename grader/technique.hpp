@@ -70,6 +70,7 @@ enum class Trait {
     lane_indexed_shared_atomic,         ///< a shared atomic whose address depends on the lane index
     merged_shared_add,                  ///< a shared atomic add of an amount not known at compile time
     match_any,                          ///< a MATCH.ANY instruction: __match_any_sync
+    warp_exchange,                      ///< SHFL or REDUX: values passed between a warp's lanes in registers
 };
 /// The trait's name in rule files ("shared-store"); Trait from a name, false when unknown.
 const char* trait_name(Trait t);

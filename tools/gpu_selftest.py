@@ -580,8 +580,18 @@ def targets(build, known_bad=True):
     which every lesson test runs)."""
     out = subprocess.run(["ninja", "-C", str(build), "-t", "targets", "all"], capture_output=True, text=True).stdout
     names = {l.split(":")[0] for l in out.splitlines()}
-    return sorted({n for n in names if n.startswith("lesson") and "." not in n and (known_bad or "-bad-" not in n)}
-                  | {"all", "grader/grader_unit_tests"})
+    return sorted({n for n in names if n.startswith("lesson") and "." not in n and (known_bad or "-bad-" not in n)
+                   and not must_not_link(build / f"{n}.args")} | {"all", "grader/grader_unit_tests"})
+
+
+def must_not_link(args_file):
+    """True for a variant whose test expects its build to fail (--expect-reject=compile: code
+    that reaches into the grader must not link); its test builds it and checks that it fails."""
+    try:
+        lines = pathlib.Path(args_file).read_text().splitlines()
+    except OSError:
+        return False
+    return any(l.startswith("--expect-reject=") and "compile" in l[len("--expect-reject="):].split(",") for l in lines)
 
 
 def sel_bad(build, sel):

@@ -259,6 +259,13 @@ TEST_CASE("a block reached before anything is known in it is still read") {
     CHECK(has(traits(with_end({"BRA @L1", "LDC.64 R2, c[0x4][RZ]", "LDG.E R4, [R2.64]"})), Trait::no_device_array_load) == false);
 }
 
+TEST_CASE("a warp exchange is a SHFL or a REDUX") {
+    CHECK(has(traits(with_end({"SHFL.DOWN PT, R3, R2, 0x10, 0x1f"})), Trait::warp_exchange));
+    CHECK(has(traits(with_end({"SHFL.BFLY PT, R3, R2, 0x1, 0x1f"})), Trait::warp_exchange));
+    CHECK(has(traits(with_end({"REDUX.SUM.S32 UR4, R2"})), Trait::warp_exchange));
+    CHECK_FALSE(has(traits(with_end({"VOTE.ANY R3, PT, P0", "LDS R2, [R3]"})), Trait::warp_exchange));
+}
+
 TEST_CASE("__match_any_sync is a MATCH.ANY") {
     CHECK(has(traits(with_end({"MATCH.ANY R3, R2"})), Trait::match_any));
     CHECK_FALSE(has(traits(with_end({"VOTE.ANY R3, PT, P0"})), Trait::match_any));
