@@ -499,6 +499,18 @@ int main(int argc, char** argv) {
                 return finish(r, 1, t0, o);
             }
         }
+        if (!o.expect_words.empty() && !o.expect_compile && sms == 0 && !o.build.empty()) {
+            // A known-bad variant whose reasons only a run can show: on a machine without a
+            // GPU (CI) it is not worth its build, which every_arch in .ci/run compiles anyway.
+            const std::string why = grader::gpu_unusable_reason();
+            if (!why.empty()) {
+                const std::string msg = std::string(o.policy.empty() ? "" : "policy OK, ") +
+                                        "not built: a known-bad variant is judged by running it; " + why;
+                std::printf("SKIP %s: %s\n", o.name.c_str(), msg.c_str());
+                r.status = "skipped", r.status_message = msg;
+                return finish(r, kSkip, t0, o);
+            }
+        }
         if (!o.build.empty()) {
             const std::string errors = build_program(o);
             if (!errors.empty()) {

@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: MIT
 // Known-bad 07.1: the reference pipeline on streams made with cudaStreamNonBlocking, joined
 // back to the default stream after every chunk but the last: only the last chunk's copy
-// back is left unordered. Its tail is a 4 MiB copy, under 2 % of the pipeline's time, which
-// the grader's first tolerance for the wall clock admitted. Must be rejected: untimed (the
-// GPU stays busy well over 50 µs after the default stream's work has ended).
+// back is left unordered. Its tail is one 16 MiB copy, under 2 % of the pipeline's time,
+// which the grader's first tolerance for the wall clock admitted. Must be rejected: untimed
+// (the GPU stays busy well over 50 µs after the default stream's work has ended). With
+// 4 MiB chunks the tail was 55–63 µs on the H100, at the edge of what the host clock can
+// tell from noise: docs/trust_model.md says what that leaves.
 #include "streams.cuh"
 
 namespace {
 
 constexpr int kStreams = 4;
-constexpr size_t kChunkElements = size_t(1) << 20;
+constexpr size_t kChunkElements = size_t(1) << 22;  // 16 MiB of floats
 
 struct Streams {
     cudaStream_t s[kStreams];
