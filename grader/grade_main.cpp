@@ -3,7 +3,7 @@
 // student's files for what the lesson does not allow (policy.hpp), builds the lesson
 // program, checks the GPU (exit 77 = SKIP when there is none), measures the ceilings once,
 // starts the lesson program once per exercise (supervisor.hpp), prints the verdicts, writes
-// the results file (results.hpp) and decides the exit code.
+// the results file (results.hpp) and sets the exit code (a known-bad variant's test: expectation.hpp).
 #include <cuda_runtime.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "grader/ceilings.hpp"
+#include "grader/expectation.hpp"
 #include "grader/gpu.cuh"
 #include "grader/policy.hpp"
 #include "grader/results.hpp"
@@ -34,7 +35,7 @@
 
 namespace {
 
-constexpr int kSkip = 77;  // what Meson (and Automake) read as SKIP
+constexpr int kSkip = grader::kSkipExit;
 
 void print_help() {
     std::printf(
@@ -82,11 +83,8 @@ struct Options {
     std::string theory;                 ///< the lesson's theory page
     std::string thresholds;             ///< the lesson's thresholds.txt (declared_thresholds.hpp)
     std::vector<std::string> technique_args;  ///< --technique=, --replaces= as given: the mechanism check's block reads them
-    bool expect_policy = false;         ///< --expect-reject names policy
-    bool expect_compile = false;        ///< --expect-reject names compile: the build (the link) must fail
+    grader::Expectation expect;         ///< --expect-reject: a known-bad variant's test (expectation.hpp)
     std::vector<std::string> include, exclude;
-    std::set<grader::Reason> expect_reject;
-    std::vector<std::string> expect_words;
     int timeout_s = 0;
     bool list = false;
     /// Options that are also GRADER_* variables (grader::Layered says which value wins).
@@ -127,15 +125,7 @@ Options parse(const std::vector<grader::Argument>& args) {
             o.timeout_s = std::atoi(v.c_str());
             if (o.timeout_s <= 0) throw std::invalid_argument("--timeout takes seconds, e.g. --timeout=300");
         } else if (option(a, "--expect-reject=", v)) {
-            for (const std::string& word : grader::split_commas(v)) {
-                grader::Reason r = grader::reason_from_string(word);
-                if (word == "policy") o.expect_policy = true;  // the run's status, not an exercise's reason
-                else if (word == "compile") o.expect_compile = true;  // likewise: the build must fail
-                else if (r == grader::Reason::none || r == grader::Reason::skipped)
-                    throw std::invalid_argument("--expect-reject: unknown reason '" + word + "'");
-                else o.expect_reject.insert(r);
-                o.expect_words.push_back(word);
-            }
+            o.expect = grader::Expectation::parse(v);
         } else if (option(a, "--name=", v)) {
             o.name = v;
         } else if (option(a, "--submission=", v)) {
@@ -208,6 +198,10 @@ int sms_count(const Options& o) {
         const std::string why = e.what();  // "GRADER_SMS='…' is not …"
         throw std::invalid_argument("--sms=" + why.substr(why.find('=') + 1));
     }
+}
+
+void print_lines(const grader::Decision& d) {
+    for (const std::string& line : d.lines) std::printf("%s\n", line.c_str());
 }
 
 int finish(grader::RunResult& r, int rc, const std::chrono::steady_clock::time_point& t0, const Options& o) {
@@ -289,44 +283,6 @@ std::vector<grader::PolicyFinding> policy_findings(const Options& o) {
     return grader::check_files(paths, o.kernels, rules);
 }
 
-// The exit code of a run: 0 all graded exercises passed (or, with --expect-reject, all were
-// rejected for an expected reason); 77 nothing could be graded; 1 otherwise.
-int decide(const Options& o, const std::vector<grader::ExerciseResult>& results) {
-    int graded = 0, bad = 0, info = 0;
-    const bool perf_only = o.expect_reject.count(grader::Reason::slow) || o.expect_reject.count(grader::Reason::impossible) ||
-                           o.expect_reject.count(grader::Reason::untimed);
-    for (const grader::ExerciseResult& e : results) {
-        const grader::Verdict& v = e.verdict;
-        if (v.verdict == "INFO" || e.teaching) {  // a teaching table: shown, never graded
-            ++info;
-            continue;
-        }
-        if (v.verdict == "SKIP") continue;
-        if (o.expect_words.empty()) {
-            ++graded;
-            bad += v.verdict != "PASS";
-            continue;
-        }
-        // A known-bad variant: it must be rejected, for one of the expected reasons.
-        if (v.verdict == "PASS" && !e.perf_graded && perf_only) {
-            std::printf("SKIP  %s: a variant rejected for its speed cannot be judged when speed is not graded\n",
-                        v.exercise.c_str());
-            continue;
-        }
-        ++graded;
-        if (v.verdict == "FAIL" && o.expect_reject.count(v.reason)) {
-            std::printf("OK    %s: the known-bad variant was rejected [%s], as it must be\n", v.exercise.c_str(),
-                        grader::to_string(v.reason));
-        } else {
-            ++bad;
-            std::printf("BAD   %s: the known-bad variant was %s [%s], not rejected for an expected reason\n",
-                        v.exercise.c_str(), v.verdict == "PASS" ? "ACCEPTED" : "rejected", grader::to_string(v.reason));
-        }
-    }
-    if (graded == 0) return info > 0 && o.expect_words.empty() ? 0 : kSkip;
-    return bad ? 1 : 0;
-}
-
 // ==== mechanism checks (issue #18) ==========================================================
 // Where speed cannot tell whether an exercise's technique was used, the student's compiled
 // kernels must show it (grader/technique.hpp; docs/thresholds.md, "Mechanism checks"). They
@@ -369,7 +325,7 @@ grader::TechniqueReport technique_check(const Options& o, grader::RunResult& r) 
 // One exercise's verdict with the check applied. A known-bad variant that must be rejected
 // for its technique cannot be judged where the technique was not checked: SKIP, not BAD.
 void technique_verdict(const grader::TechniqueReport& report, const Options& o, grader::Verdict& v) {
-    if (v.verdict == "PASS" && report.is_unchecked(v.exercise) && o.expect_reject.count(grader::Reason::technique)) {
+    if (v.verdict == "PASS" && report.is_unchecked(v.exercise) && o.expect.reasons.count(grader::Reason::technique)) {
         v.verdict = "SKIP", v.reason = grader::Reason::skipped;
         v.message = "a variant rejected for its technique cannot be judged when the technique is not checked (" +
                     report.not_checked + ")";
@@ -402,7 +358,7 @@ int main(int argc, char** argv) {
     const std::string sanitizer = o.sanitizer.value(s.sanitizer);
     grader::RunResult r;
     r.test = o.name, r.submission = o.submission, r.grader_revision = o.revision, r.timestamp = grader::utc_timestamp();
-    r.sanitizer = sanitizer, r.expect_reject = o.expect_words;
+    r.sanitizer = sanitizer, r.expect_reject = o.expect.words;
     for (const auto& p : o.include) r.filters.push_back("-tc=" + p);
     for (const auto& p : o.exclude) r.filters.push_back("-tce=" + p);
     try {
@@ -474,32 +430,23 @@ int main(int argc, char** argv) {
             std::string lines;
             for (const std::string& line : grader::policy_report(found, 12)) lines += "\n      " + line;
             if (!found.empty()) {
-                int rc = 1;
-                if (o.expect_words.empty()) {
-                    std::printf("FAIL  %s: [policy] your code uses what this lesson does not allow, so it was not built:%s\n",
-                                o.name.c_str(), lines.c_str());
-                    if (!o.theory.empty())
-                        std::printf("      read %s, section \"What the grader allows\"\n", o.theory.c_str());
-                } else if (o.expect_policy) {
-                    std::printf("OK    %s: the known-bad variant was rejected [policy], as it must be:%s\n", o.name.c_str(),
-                                lines.c_str());
-                    rc = 0;
-                } else {
-                    std::printf("BAD   %s: the known-bad variant was rejected [policy], not for an expected reason:%s\n",
-                                o.name.c_str(), lines.c_str());
-                }
+                grader::Decision d = grader::rejected_before_running(
+                    o.expect, "policy", o.name, "your code uses what this lesson does not allow, so it was not built:", lines);
+                if (!o.expect.known_bad() && !o.theory.empty())
+                    d.lines.push_back("      read " + o.theory + ", section \"What the grader allows\"");
+                print_lines(d);
                 r.status = "policy", r.status_message = "uses what the lesson does not allow:" + lines;
-                return finish(r, rc, t0, o);
+                return finish(r, d.rc, t0, o);
             }
-            if (o.expect_policy && o.expect_reject.empty()) {
-                // A variant only the policy check can reject (it would pass when run): the
-                // check must find it, GPU or not.
-                std::printf("BAD   %s: the known-bad variant passed the policy check, which must reject it\n", o.name.c_str());
+            // A variant only the policy check can reject (it would pass when run): the check
+            // must find it, GPU or not.
+            if (const grader::Decision d = grader::passed_stage(o.expect, "policy", o.name); !d.lines.empty()) {
+                print_lines(d);
                 r.status = "error", r.status_message = "the known-bad variant passed the policy check, which must reject it";
-                return finish(r, 1, t0, o);
+                return finish(r, d.rc, t0, o);
             }
         }
-        if (!o.expect_words.empty() && !o.expect_compile && sms == 0 && !o.build.empty()) {
+        if (o.expect.judged_by_running() && sms == 0 && !o.build.empty()) {
             // A known-bad variant whose reasons only a run can show: on a machine without a
             // GPU (CI) it is not worth its build, which every_arch in .ci/run compiles anyway.
             const std::string why = grader::gpu_unusable_reason();
@@ -514,25 +461,17 @@ int main(int argc, char** argv) {
         if (!o.build.empty()) {
             const std::string errors = build_program(o);
             if (!errors.empty()) {
-                int rc = 1;
-                if (o.expect_words.empty())
-                    std::printf("FAIL  %s: [compile] your code did not compile; the other lessons still run:%s\n",
-                                o.name.c_str(), errors.c_str());
-                else if (o.expect_compile)
-                    std::printf("OK    %s: the known-bad variant was rejected [compile], as it must be:%s\n", o.name.c_str(),
-                                errors.c_str()),
-                        rc = 0;
-                else
-                    std::printf("BAD   %s: the known-bad variant did not build, not an expected reason:%s\n", o.name.c_str(),
-                                errors.c_str());
+                const grader::Decision d = grader::rejected_before_running(
+                    o.expect, "compile", o.name, "your code did not compile; the other lessons still run:", errors);
+                print_lines(d);
                 r.status = "compile_error", r.status_message = "did not compile:" + errors;
-                return finish(r, rc, t0, o);
+                return finish(r, d.rc, t0, o);
             }
-            if (o.expect_compile && o.expect_reject.empty()) {
-                // A variant only the build can reject (it would pass if it linked): it must not build.
-                std::printf("BAD   %s: the known-bad variant built, which the sealed grader must prevent\n", o.name.c_str());
+            // A variant only the build can reject (it would pass if it linked): it must not build.
+            if (const grader::Decision d = grader::passed_stage(o.expect, "compile", o.name); !d.lines.empty()) {
+                print_lines(d);
                 r.status = "error", r.status_message = "the known-bad variant built, which the sealed grader must prevent";
-                return finish(r, 1, t0, o);
+                return finish(r, d.rc, t0, o);
             }
         }
         const grader::Listing l = grader::list_exercises(child);
@@ -628,7 +567,9 @@ int main(int argc, char** argv) {
             std::fflush(stdout);
             r.exercises.push_back(e);
         }
-        const int rc = decide(o, r.exercises);
+        const grader::Decision d = grader::judge_exercises(o.expect, r.exercises);
+        print_lines(d);
+        const int rc = d.rc;
         const grader::Tally t = grader::tally(r.exercises);
         std::printf("== %s: %d passed, %d failed, %d skipped (%.0f s)\n", o.name.c_str(), t.passed, t.failed, t.skipped,
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());

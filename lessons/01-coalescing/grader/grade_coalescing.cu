@@ -56,9 +56,14 @@ __global__ void shift_flat(const double* in, double* out, size_t m, double k) {
 
 // The starter's mapping of 01.1 (threadIdx.x walks down a column), timed only when a
 // student's add_matrices is too slow, to tell an uncoalesced mapping from too few bytes in flight.
+// copy of starter/01-coalescing/matrix_mapping.cu: add_matrices_kernel
 __global__ void add_column_walk(const float* a, const float* b, float* c, int rows, int cols) {
-    int row = blockIdx.x * blockDim.x + threadIdx.x, col = blockIdx.y * blockDim.y + threadIdx.y;
-    if (row < rows && col < cols) c[size_t(row) * cols + col] = a[size_t(row) * cols + col] + b[size_t(row) * cols + col];
+    int row = blockIdx.x * blockDim.x + threadIdx.x;
+    int col = blockIdx.y * blockDim.y + threadIdx.y;
+    if (row < rows && col < cols) {
+        size_t i = size_t(row) * cols + col;
+        c[i] = a[i] + b[i];
+    }
 }
 
 // The array-of-structures layout exercise 01.2 is compared with: 48 bytes per particle,

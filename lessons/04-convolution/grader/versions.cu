@@ -18,6 +18,7 @@ namespace {
 constexpr int kTaps = kMaxFilterWidth * kMaxFilterWidth;
 constexpr int kBasicX = 32, kBasicY = 8;             // the untiled kernels' block
 constexpr int kTile = 32;                            // the tiled kernels' output tile and block side
+constexpr int kOut = kTile;                          // its name in 2_halo_tile.cu, which halo_tile_kernel copies
 constexpr int kMaxIn = kTile + kMaxFilterWidth - 1;  // input tile side for the widest filter
 
 __device__ float g_filter[kTaps];
@@ -51,18 +52,20 @@ __global__ void basic_kernel(const float* __restrict__ in, float* __restrict__ o
     if (kMagnitude) magnitude[size_t(y) * cols + x] = mag;
 }
 
-__global__ void __launch_bounds__(kTile * kTile)
+// copy of solutions/04-convolution/2_halo_tile.cu: conv_tiled_kernel
+// copy of starter/04-convolution/4_register_blocking.cu: conv_tiled_kernel
+__global__ void __launch_bounds__(kOut * kOut)
     halo_tile_kernel(const float* __restrict__ in, float* __restrict__ out, int rows, int cols, int k) {
     __shared__ float tile[kMaxIn * kMaxIn];
-    const int r = (k - 1) / 2, side = kTile + k - 1;
+    const int r = (k - 1) / 2, side = kOut + k - 1;
     const int tx = threadIdx.x, ty = threadIdx.y;
-    const int y0 = blockIdx.y * kTile - r, x0 = blockIdx.x * kTile - r;
-    for (int e = ty * kTile + tx; e < side * side; e += kTile * kTile) {
+    const int y0 = blockIdx.y * kOut - r, x0 = blockIdx.x * kOut - r;
+    for (int e = ty * kOut + tx; e < side * side; e += kOut * kOut) {
         const int yy = y0 + e / side, xx = x0 + e % side;
         tile[e] = (yy >= 0 && yy < rows && xx >= 0 && xx < cols) ? in[size_t(yy) * cols + xx] : 0.f;
     }
     __syncthreads();
-    const int y = blockIdx.y * kTile + ty, x = blockIdx.x * kTile + tx;
+    const int y = blockIdx.y * kOut + ty, x = blockIdx.x * kOut + tx;
     if (y >= rows || x >= cols) return;
     float acc = 0.f;
     for (int i = 0; i < k; ++i)
@@ -70,6 +73,7 @@ __global__ void __launch_bounds__(kTile * kTile)
     out[size_t(y) * cols + x] = acc;
 }
 
+// copy of solutions/04-convolution/3_cache_halo.cu: conv_cache_halo_kernel
 __global__ void __launch_bounds__(kTile * kTile)
     cache_halo_kernel(const float* __restrict__ in, float* __restrict__ out, int rows, int cols, int k) {
     __shared__ float tile[kTile][kTile];
