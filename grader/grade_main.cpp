@@ -9,10 +9,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <random>
 #include <set>
 #include <sstream>
@@ -335,6 +337,198 @@ void technique_verdict(const grader::TechniqueReport& report, const Options& o, 
 }
 // ==== end of mechanism checks ===============================================================
 
+// ==== the stages of a run ===================================================================
+// Each stage either lets the run go on (an empty Stop) or ends it: the lines it prints, the
+// run's status for the results file (results_schema.md) and the exit code. main() runs them
+// in order; the known-bad variants' decisions come from expectation.hpp.
+
+struct Stop {
+    bool stops = false;
+    int rc = 0;
+    std::string status, message;
+    std::vector<std::string> lines;
+};
+Stop go_on() { return {}; }
+Stop stop(int rc, const std::string& status, const std::string& message, std::vector<std::string> lines) {
+    return {true, rc, status, message, std::move(lines)};
+}
+Stop stop(const grader::Decision& d, const std::string& status, const std::string& message) {
+    return {true, d.rc, status, message, d.lines};
+}
+
+// The build's own verdict (--fail, --skip: the build was configured without the files).
+Stop configured_verdict(const Options& o) {
+    if (o.fail.empty() && o.skip.empty()) return go_on();
+    const bool skip = o.fail.empty();
+    const std::string& msg = skip ? o.skip : o.fail;
+    return stop(skip ? kSkip : 1, skip ? "skipped" : "missing_files", msg,
+                {std::string(skip ? "SKIP" : "FAIL") + "  " + o.name + ": " + msg});
+}
+
+// Not the student's fault: say what to install rather than run a missing program.
+Stop sanitizer_present(const Options& o, const grader::ChildSettings& child) {
+    if (child.sanitizer.empty() || access(grader::sanitizer_program(child).c_str(), X_OK) == 0) return go_on();
+    const std::string msg = "--setup=" + child.sanitizer + " needs compute-sanitizer, not found at " +
+                            grader::sanitizer_program(child) +
+                            ": install it (it comes with the full CUDA toolkit), then meson setup --reconfigure";
+    return stop(kSkip, "skipped", msg, {"SKIP  " + o.name + ": " + msg});
+}
+
+// The student's files: one deleted since the build was configured is named (rather than
+// Ninja's "missing and no known rule to make it"); files the submission lacked then and has
+// now make the build reconfigure, with no `meson setup --reconfigure` needed.
+Stop files_present(const Options& o) {
+    std::string gone;
+    for (const auto& k : o.kernels) {
+        if (std::find(o.missing.begin(), o.missing.end(), k) != o.missing.end()) continue;  // missing then: below
+        const std::string path = !k.empty() && k[0] == '/' ? k : o.submission + "/" + k;
+        if (access(path.c_str(), F_OK) != 0) gone += (gone.empty() ? "" : ", ") + k;
+    }
+    if (!gone.empty()) {
+        const std::string msg = "missing in " + o.submission + ": " + gone +
+                                " (deleted after the build was configured? copy it back from starter/ and complete it)";
+        return stop(1, "missing_files", msg, {"FAIL  " + o.name + ": " + msg});
+    }
+    if (o.missing.empty()) return go_on();
+    std::string still;
+    for (const auto& f : o.missing)
+        if (access((o.submission + "/" + f).c_str(), F_OK) != 0) still += (still.empty() ? "" : ", ") + f;
+    if (!still.empty()) {
+        const std::string msg = "missing in " + o.submission + ": " + still + " (copy the missing files from starter/ and complete them)";
+        return stop(1, "missing_files", msg, {"FAIL  " + o.name + ": " + msg});
+    }
+    std::string output;
+    std::printf("   the files that were missing are there now: reconfiguring the build\n");
+    if (capture("ninja -C " + quoted(o.build) + " reconfigure", output) != 0)
+        throw std::runtime_error("reconfiguring the build failed:" + first_errors(output));
+    return go_on();
+}
+
+// Before anything of the student's is compiled or run. Like a compile error, a finding
+// fails the lesson as a whole: no exercise of it runs.
+Stop policy_allows(const Options& o) {
+    if (o.policy.empty()) return go_on();
+    const std::vector<grader::PolicyFinding> found = policy_findings(o);
+    std::string lines;
+    for (const std::string& line : grader::policy_report(found, 12)) lines += "\n      " + line;
+    if (!found.empty()) {
+        grader::Decision d = grader::rejected_before_running(
+            o.expect, "policy", o.name, "your code uses what this lesson does not allow, so it was not built:", lines);
+        if (!o.expect.known_bad() && !o.theory.empty())
+            d.lines.push_back("      read " + o.theory + ", section \"What the grader allows\"");
+        return stop(d, "policy", "uses what the lesson does not allow:" + lines);
+    }
+    // A variant only the policy check can reject (it would pass when run): the check must
+    // find it, GPU or not.
+    const grader::Decision d = grader::passed_stage(o.expect, "policy", o.name);
+    if (d.lines.empty()) return go_on();
+    return stop(d, "error", "the known-bad variant passed the policy check, which must reject it");
+}
+
+// A known-bad variant whose reasons only a run can show: on a machine without a GPU (CI)
+// it is not worth its build, which every_arch in .ci/run compiles anyway. Not under --sms,
+// whose green context must come before this process's first CUDA call.
+Stop variant_can_run(const Options& o, int sms) {
+    if (!o.expect.judged_by_running() || sms != 0 || o.build.empty()) return go_on();
+    const std::string why = grader::gpu_unusable_reason();
+    if (why.empty()) return go_on();
+    const std::string msg =
+        std::string(o.policy.empty() ? "" : "policy OK, ") + "not built: a known-bad variant is judged by running it; " + why;
+    return stop(kSkip, "skipped", msg, {"SKIP " + o.name + ": " + msg});
+}
+
+Stop builds(const Options& o) {
+    if (o.build.empty()) return go_on();
+    const std::string errors = build_program(o);
+    if (!errors.empty())
+        return stop(grader::rejected_before_running(o.expect, "compile", o.name,
+                                                    "your code did not compile; the other lessons still run:", errors),
+                    "compile_error", "did not compile:" + errors);
+    // A variant only the build can reject (it would pass if it linked): it must not build.
+    const grader::Decision d = grader::passed_stage(o.expect, "compile", o.name);
+    if (d.lines.empty()) return go_on();
+    return stop(d, "error", "the known-bad variant built, which the sealed grader must prevent");
+}
+
+// --sms: the green context must be current before this process's first CUDA runtime call
+// (the GPU check below), so that the runtime adopts it and the ceilings are those of the
+// partition. Where it fails for want of a GPU, the GPU check says so: SKIP.
+Stop gpu_usable(const Options& o, const grader::Listing& l, int sms) {
+    bool sms_unsupported = false;
+    const std::string sms_failed = sms > 0 ? grader::limit_sms(sms, &sms_unsupported) : "";
+    std::string why = grader::gpu_unusable_reason();
+    if (!why.empty()) {
+        // Say what did work: a student without a GPU still learns the code builds and passes the policy.
+        why = std::string(o.policy.empty() ? "" : "policy OK, ") + (o.build.empty() ? "" : "compiled, ") +
+              std::to_string(l.exercises.size()) + " exercises listed; " + why +
+              (why.rfind("no CUDA GPU", 0) == 0 ? " (README, \"No GPU here?\")" : "");
+        return stop(kSkip, "skipped", why, {"SKIP " + o.name + ": " + why});
+    }
+    if (sms_failed.empty()) return go_on();
+    const std::string msg = sms_unsupported ? grader::kGreenContextsNeeded + sms_failed : sms_failed;
+    return stop(1, "error", msg, {"FAIL " + o.name + ": " + msg});
+}
+
+// Prints the run's header and measures the ceilings (not under compute-sanitizer: no timing).
+void measure(const Options& o, grader::RunResult& r, grader::ChildSettings& child, const grader::Listing& l, int sms) {
+    r.has_gpu = true, r.gpu = grader::gpu();
+    child.l2_bytes = double(r.gpu.l2_bytes);
+    if (!o.thresholds.empty()) {
+        std::string text, why;
+        if (!grader::read_text_file(o.thresholds, text, &why))
+            throw std::runtime_error("cannot read the thresholds file " + o.thresholds + ": " + why);
+        child.declared = grader::parse_declared(text, o.thresholds);
+    }
+    std::printf("== %s · seed %s (same inputs again: --test-args='--seed=%s') · threshold scale %.2f\n", o.name.c_str(),
+                child.seed.c_str(), child.seed.c_str(), r.threshold_scale);
+    const std::string sms_text = r.gpu.sms_limited ? std::to_string(r.gpu.sms) + " of " + std::to_string(r.gpu.sms_total) +
+                                                         " SMs (green context)"
+                                                   : std::to_string(r.gpu.sms) + " SMs";
+    std::printf("   GPU  %s · %s · %s · L2 %.0f MiB · %.1f GiB\n", r.gpu.name.c_str(), r.gpu.arch().c_str(), sms_text.c_str(),
+                r.gpu.l2_bytes / 1048576.0, r.gpu.global_bytes / 1073741824.0);
+    if (r.gpu.sms_limited && r.gpu.sms != sms)
+        std::printf("   --sms=%d: the driver splits this GPU's SMs off in steps; the nearest count it gave is %d\n", sms,
+                    r.gpu.sms);
+    if (!child.sanitizer.empty()) {
+        std::printf("   under compute-sanitizer (%s): correctness only, no timing\n", child.sanitizer.c_str());
+    } else {
+        r.ceilings = grader::measure_ceilings(r.gpu, l.ceilings);
+        child.ceilings = r.ceilings.to_text();
+        std::string line;
+        for (const auto& m : grader::ceiling_measurers())
+            if (r.ceilings.has(m.key)) {
+                char buf[128];
+                std::snprintf(buf, sizeof buf, "%s%s %.0f %s", line.empty() ? "" : " · ", m.what, r.ceilings.get(m.key), m.unit);
+                line += buf;
+            }
+        std::printf("   ceilings measured now: %s\n", line.c_str());
+    }
+    std::fflush(stdout);
+    // Each exercise gets the GPU in its own process, with no context of ours on it. The
+    // green context of --sms goes first: cudaDeviceReset() refuses while it is current
+    // (cudaErrorNotPermitted, seen on an H200 with driver 580).
+    if (r.gpu.sms_limited) {
+        const std::string failed = grader::release_sms_limit();
+        if (!failed.empty()) std::printf("   note: releasing the green context of --sms: %s\n", failed.c_str());
+    }
+    cudaDeviceReset();
+}
+
+// Each chosen exercise in a process of its own, its verdict printed as it comes.
+void run_exercises(const Options& o, grader::RunResult& r, const grader::ChildSettings& child, const grader::Listing& l,
+                   const std::vector<std::string>& chosen) {
+    const grader::TechniqueReport technique = technique_check(o, r);  // mechanism check
+    for (const std::string& name : chosen) {
+        grader::ExerciseResult e = grader::run_exercise_process(child, name);
+        if (e.verdict.verdict == "FAIL" && e.verdict.theory.empty()) e.verdict.theory = "read " + l.theory;
+        technique_verdict(technique, o, e.verdict);  // mechanism check
+        std::fputs(grader::verdict_lines(e.verdict).c_str(), stdout);
+        std::fflush(stdout);
+        r.exercises.push_back(e);
+    }
+}
+// ==== end of the stages =====================================================================
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -355,225 +549,68 @@ int main(int argc, char** argv) {
         return *e.what() ? 2 : 0;
     }
     const grader::Settings& s = grader::settings();
-    const std::string sanitizer = o.sanitizer.value(s.sanitizer);
     grader::RunResult r;
     r.test = o.name, r.submission = o.submission, r.grader_revision = o.revision, r.timestamp = grader::utc_timestamp();
-    r.sanitizer = sanitizer, r.expect_reject = o.expect.words;
+    r.sanitizer = o.sanitizer.value(s.sanitizer), r.expect_reject = o.expect.words;
     for (const auto& p : o.include) r.filters.push_back("-tc=" + p);
     for (const auto& p : o.exclude) r.filters.push_back("-tce=" + p);
+    // A stage that ends the run: its lines, its status in the results file, its exit code.
+    const auto end = [&](const Stop& st) {
+        for (const std::string& line : st.lines) std::printf("%s\n", line.c_str());
+        r.status = st.status, r.status_message = st.message;
+        return finish(r, st.rc, t0, o);
+    };
     try {
         const std::string scale = threshold_scale(o);
         r.threshold_scale = grader::parse_scale(scale);
         const int sms = sms_count(o);
         r.sms_limit = sms;
-        if (!o.fail.empty() || !o.skip.empty()) {
-            const bool skip = o.fail.empty();
-            std::printf("%s  %s: %s\n", skip ? "SKIP" : "FAIL", o.name.c_str(), (skip ? o.skip : o.fail).c_str());
-            r.status = skip ? "skipped" : "missing_files", r.status_message = skip ? o.skip : o.fail;
-            return finish(r, skip ? kSkip : 1, t0, o);
-        }
         grader::ChildSettings child;
         child.program = o.program;
         child.seed = o.seed.empty() ? (s.seed.empty() ? std::to_string(std::random_device{}() % 1000000000u) : s.seed) : o.seed;
         child.threshold_scale = scale;
         child.sms = sms > 0 ? std::to_string(sms) : "";
-        child.sanitizer = sanitizer, child.sanitizer_path = o.sanitizer_path.value(s.sanitizer_path);
+        child.sanitizer = r.sanitizer, child.sanitizer_path = o.sanitizer_path.value(s.sanitizer_path);
         const int timeout = o.timeout_s > 0 ? o.timeout_s : std::atoi(s.timeout.empty() ? "180" : s.timeout.c_str());
-        child.timeout_s = sanitizer.empty() ? timeout : 20 * timeout;
+        child.timeout_s = r.sanitizer.empty() ? timeout : 20 * timeout;
         r.seed = child.seed;
-        if (!sanitizer.empty() && access(grader::sanitizer_program(child).c_str(), X_OK) != 0) {
-            // Not the student's fault: say what to install rather than run a missing program.
-            const std::string msg = "--setup=" + sanitizer + " needs compute-sanitizer, not found at " +
-                                    grader::sanitizer_program(child) +
-                                    ": install it (it comes with the full CUDA toolkit), then meson setup --reconfigure";
-            std::printf("SKIP  %s: %s\n", o.name.c_str(), msg.c_str());
-            r.status = "skipped", r.status_message = msg;
-            return finish(r, kSkip, t0, o);
-        }
 
-        // A file the build was configured with, deleted since: say so, rather than let Ninja
-        // fail with "missing and no known rule to make it".
-        std::string gone;
-        for (const auto& k : o.kernels) {
-            const std::string path = !k.empty() && k[0] == '/' ? k : o.submission + "/" + k;
-            if (access(path.c_str(), F_OK) != 0) gone += (gone.empty() ? "" : ", ") + k;
-        }
-        if (!gone.empty()) {
-            const std::string msg = "missing in " + o.submission + ": " + gone +
-                                    " (deleted after the build was configured? copy it back from starter/ and complete it)";
-            std::printf("FAIL  %s: %s\n", o.name.c_str(), msg.c_str());
-            r.status = "missing_files", r.status_message = msg;
-            return finish(r, 1, t0, o);
-        }
-        if (!o.missing.empty()) {
-            // The submission lacked files when the build was configured. If the student has
-            // copied them in since, reconfigure and go on: no `meson setup --reconfigure` needed.
-            std::string still;
-            for (const auto& f : o.missing)
-                if (access((o.submission + "/" + f).c_str(), F_OK) != 0) still += (still.empty() ? "" : ", ") + f;
-            if (!still.empty()) {
-                const std::string msg = "missing in " + o.submission + ": " + still +
-                                        " (copy the missing files from starter/ and complete them)";
-                std::printf("FAIL  %s: %s\n", o.name.c_str(), msg.c_str());
-                r.status = "missing_files", r.status_message = msg;
-                return finish(r, 1, t0, o);
-            }
-            std::string output;
-            std::printf("   the files that were missing are there now: reconfiguring the build\n");
-            if (capture("ninja -C " + quoted(o.build) + " reconfigure", output) != 0)
-                throw std::runtime_error("reconfiguring the build failed:" + first_errors(output));
-        }
-        if (!o.policy.empty()) {
-            // Before anything of the student's is compiled or run. Like a compile error, a
-            // finding fails the lesson as a whole: no exercise of it runs.
-            const std::vector<grader::PolicyFinding> found = policy_findings(o);
-            std::string lines;
-            for (const std::string& line : grader::policy_report(found, 12)) lines += "\n      " + line;
-            if (!found.empty()) {
-                grader::Decision d = grader::rejected_before_running(
-                    o.expect, "policy", o.name, "your code uses what this lesson does not allow, so it was not built:", lines);
-                if (!o.expect.known_bad() && !o.theory.empty())
-                    d.lines.push_back("      read " + o.theory + ", section \"What the grader allows\"");
-                print_lines(d);
-                r.status = "policy", r.status_message = "uses what the lesson does not allow:" + lines;
-                return finish(r, d.rc, t0, o);
-            }
-            // A variant only the policy check can reject (it would pass when run): the check
-            // must find it, GPU or not.
-            if (const grader::Decision d = grader::passed_stage(o.expect, "policy", o.name); !d.lines.empty()) {
-                print_lines(d);
-                r.status = "error", r.status_message = "the known-bad variant passed the policy check, which must reject it";
-                return finish(r, d.rc, t0, o);
-            }
-        }
-        if (o.expect.judged_by_running() && sms == 0 && !o.build.empty()) {
-            // A known-bad variant whose reasons only a run can show: on a machine without a
-            // GPU (CI) it is not worth its build, which every_arch in .ci/run compiles anyway.
-            const std::string why = grader::gpu_unusable_reason();
-            if (!why.empty()) {
-                const std::string msg = std::string(o.policy.empty() ? "" : "policy OK, ") +
-                                        "not built: a known-bad variant is judged by running it; " + why;
-                std::printf("SKIP %s: %s\n", o.name.c_str(), msg.c_str());
-                r.status = "skipped", r.status_message = msg;
-                return finish(r, kSkip, t0, o);
-            }
-        }
-        if (!o.build.empty()) {
-            const std::string errors = build_program(o);
-            if (!errors.empty()) {
-                const grader::Decision d = grader::rejected_before_running(
-                    o.expect, "compile", o.name, "your code did not compile; the other lessons still run:", errors);
-                print_lines(d);
-                r.status = "compile_error", r.status_message = "did not compile:" + errors;
-                return finish(r, d.rc, t0, o);
-            }
-            // A variant only the build can reject (it would pass if it linked): it must not build.
-            if (const grader::Decision d = grader::passed_stage(o.expect, "compile", o.name); !d.lines.empty()) {
-                print_lines(d);
-                r.status = "error", r.status_message = "the known-bad variant built, which the sealed grader must prevent";
-                return finish(r, d.rc, t0, o);
-            }
-        }
+        // Before the lesson program runs: what the build said, the tools, the files, the
+        // policy, the build itself.
+        for (const auto& stage : {std::function<Stop()>([&] { return configured_verdict(o); }),
+                                  std::function<Stop()>([&] { return sanitizer_present(o, child); }),
+                                  std::function<Stop()>([&] { return files_present(o); }),
+                                  std::function<Stop()>([&] { return policy_allows(o); }),
+                                  std::function<Stop()>([&] { return variant_can_run(o, sms); }),
+                                  std::function<Stop()>([&] { return builds(o); })})
+            if (const Stop st = stage(); st.stops) return end(st);
+
         const grader::Listing l = grader::list_exercises(child);
-        if (!l.error.empty()) {
-            std::printf("FAIL %s: the lesson program %s did not list its exercises: %s\n", o.name.c_str(), o.program.c_str(),
-                        l.error.c_str());
-            r.status = "error", r.status_message = "the lesson program did not list its exercises: " + l.error;
-            return finish(r, 1, t0, o);
-        }
+        if (!l.error.empty())
+            return end(stop(1, "error", "the lesson program did not list its exercises: " + l.error,
+                            {"FAIL " + o.name + ": the lesson program " + o.program + " did not list its exercises: " + l.error}));
         r.lesson = l.lesson, r.title = l.title, r.theory = l.theory;
         if (o.list) {
             for (const auto& e : l.exercises) std::printf("%s\n", e.c_str());
             return 0;
         }
-        // --sms: the green context must be current before this process's first CUDA runtime
-        // call (the one just below), so that the runtime adopts it and the ceilings are those
-        // of the partition. Where it fails for want of a GPU, the GPU check says so: SKIP.
-        bool sms_unsupported = false;
-        const std::string sms_failed = sms > 0 ? grader::limit_sms(sms, &sms_unsupported) : "";
-        std::string why = grader::gpu_unusable_reason();
-        if (!why.empty()) {
-            // Say what did work: a student without a GPU still learns the code builds and passes the policy.
-            why = std::string(o.policy.empty() ? "" : "policy OK, ") + (o.build.empty() ? "" : "compiled, ") +
-                  std::to_string(l.exercises.size()) + " exercises listed; " + why +
-                  (why.rfind("no CUDA GPU", 0) == 0 ? " (README, \"No GPU here?\")" : "");
-            std::printf("SKIP %s: %s\n", o.name.c_str(), why.c_str());
-            r.status = "skipped", r.status_message = why;
-            return finish(r, kSkip, t0, o);
-        }
-        if (!sms_failed.empty()) {
-            const std::string msg = sms_unsupported ? grader::kGreenContextsNeeded + sms_failed : sms_failed;
-            std::printf("FAIL %s: %s\n", o.name.c_str(), msg.c_str());
-            r.status = "error", r.status_message = msg;
-            return finish(r, 1, t0, o);
-        }
+        if (const Stop st = gpu_usable(o, l, sms); st.stops) return end(st);
         const std::vector<std::string> chosen = grader::filter_names(l.exercises, o.include, o.exclude);
         if (chosen.empty()) {
             std::string all;
             for (const auto& e : l.exercises) all += "\n      " + e;
-            std::printf("FAIL %s: no exercise matches the filter given; the exercises are:%s\n", o.name.c_str(), all.c_str());
-            r.status = "no_match", r.status_message = "no exercise matches the filter given";
-            return finish(r, 1, t0, o);
+            return end(stop(1, "no_match", "no exercise matches the filter given",
+                            {"FAIL " + o.name + ": no exercise matches the filter given; the exercises are:" + all}));
         }
 
-        r.has_gpu = true, r.gpu = grader::gpu();
-        child.l2_bytes = double(r.gpu.l2_bytes);
-        if (!o.thresholds.empty()) {
-            std::string text, why;
-            if (!grader::read_text_file(o.thresholds, text, &why))
-                throw std::runtime_error("cannot read the thresholds file " + o.thresholds + ": " + why);
-            child.declared = grader::parse_declared(text, o.thresholds);
-        }
-        std::printf("== %s · seed %s (same inputs again: --test-args='--seed=%s') · threshold scale %.2f\n", o.name.c_str(),
-                    child.seed.c_str(), child.seed.c_str(), r.threshold_scale);
-        const std::string sms_text = r.gpu.sms_limited ? std::to_string(r.gpu.sms) + " of " + std::to_string(r.gpu.sms_total) +
-                                                             " SMs (green context)"
-                                                       : std::to_string(r.gpu.sms) + " SMs";
-        std::printf("   GPU  %s · %s · %s · L2 %.0f MiB · %.1f GiB\n", r.gpu.name.c_str(), r.gpu.arch().c_str(), sms_text.c_str(),
-                    r.gpu.l2_bytes / 1048576.0, r.gpu.global_bytes / 1073741824.0);
-        if (r.gpu.sms_limited && r.gpu.sms != sms)
-            std::printf("   --sms=%d: the driver splits this GPU's SMs off in steps; the nearest count it gave is %d\n", sms,
-                        r.gpu.sms);
-        if (!sanitizer.empty()) {
-            std::printf("   under compute-sanitizer (%s): correctness only, no timing\n", sanitizer.c_str());
-        } else {
-            r.ceilings = grader::measure_ceilings(r.gpu, l.ceilings);
-            child.ceilings = r.ceilings.to_text();
-            std::string line;
-            for (const auto& m : grader::ceiling_measurers())
-                if (r.ceilings.has(m.key)) {
-                    char buf[128];
-                    std::snprintf(buf, sizeof buf, "%s%s %.0f %s", line.empty() ? "" : " · ", m.what, r.ceilings.get(m.key), m.unit);
-                    line += buf;
-                }
-            std::printf("   ceilings measured now: %s\n", line.c_str());
-        }
-        std::fflush(stdout);
-        // Each exercise gets the GPU in its own process, with no context of ours on it. The
-        // green context of --sms goes first: cudaDeviceReset() refuses while it is current
-        // (cudaErrorNotPermitted, seen on an H200 with driver 580).
-        if (r.gpu.sms_limited) {
-            const std::string failed = grader::release_sms_limit();
-            if (!failed.empty()) std::printf("   note: releasing the green context of --sms: %s\n", failed.c_str());
-        }
-        cudaDeviceReset();
-        const grader::TechniqueReport technique = technique_check(o, r);  // mechanism check
-
-        for (const std::string& name : chosen) {
-            grader::ExerciseResult e = grader::run_exercise_process(child, name);
-            if (e.verdict.verdict == "FAIL" && e.verdict.theory.empty()) e.verdict.theory = "read " + l.theory;
-            technique_verdict(technique, o, e.verdict);  // mechanism check
-            std::fputs(grader::verdict_lines(e.verdict).c_str(), stdout);
-            std::fflush(stdout);
-            r.exercises.push_back(e);
-        }
+        measure(o, r, child, l, sms);
+        run_exercises(o, r, child, l, chosen);
         const grader::Decision d = grader::judge_exercises(o.expect, r.exercises);
         print_lines(d);
-        const int rc = d.rc;
         const grader::Tally t = grader::tally(r.exercises);
         std::printf("== %s: %d passed, %d failed, %d skipped (%.0f s)\n", o.name.c_str(), t.passed, t.failed, t.skipped,
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-        return finish(r, rc, t0, o);
+        return finish(r, d.rc, t0, o);
     } catch (const std::exception& e) {
         std::printf("FAIL %s: the grader could not run: %s\n", o.name.c_str(), e.what());
         r.status = "error", r.status_message = e.what();

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """The Slurm path of tools/grade_class.py, end to end, on a real single-node cluster:
 
-    python3 tools/tests/slurm_cluster.py -- python3 tools/tests/slurm_class_test.py [--lessons 01] [--chunk 2]
+    python3 tools/tests/slurm_cluster.py -- python3 tools/tests/slurm_class_test.py [--lessons 01] [--chunk 3]
 
 It generates the class of tools/tests/class_fixture.py, writes and submits the job array
 (`grade_class.py CLASS --out GRADES --slurm --submit --slurm-gres ''`: the cluster has no
@@ -35,7 +35,9 @@ def out(cmd):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--lessons", default="01", help="lessons to grade (default 01: one lesson keeps the builds short)")
-    ap.add_argument("--chunk", type=int, default=2, help="submissions per array task (default 2: six students, 3 tasks)")
+    # Each array task builds a grader of its own (slurm.py: for the GPU its node gives it), so
+    # tasks cost a grader build each; two tasks still fan out, and on CI's 2 cores they run at once.
+    ap.add_argument("--chunk", type=int, default=3, help="submissions per array task (default 3: six students, 2 tasks)")
     ap.add_argument("--timeout", type=float, default=3600, help="seconds to wait for the array (default 3600)")
     ap.add_argument("--dir", help="work here (kept) instead of a temporary folder")
     a = ap.parse_args(argv)

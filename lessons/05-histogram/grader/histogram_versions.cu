@@ -58,7 +58,9 @@ __device__ __forceinline__ void merge_bins(const unsigned int* s, unsigned int* 
     }
 }
 
-__global__ void global_atomics_kernel(const unsigned char* __restrict__ in, size_t n, unsigned int* __restrict__ bins) {
+// 05.1's threshold is 4 × this kernel's speed: it must stay what the starter runs.
+// copy of starter/05-histogram/1_privatized.cu: histogram_global_kernel
+__global__ void global_atomics_kernel(const unsigned char* in, size_t n, unsigned int* bins) {
     const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (i < n) atomicAdd(&bins[in[i]], 1u);
 }
