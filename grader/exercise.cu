@@ -307,11 +307,10 @@ void Exercise::grade(Performance p, Call& call, const std::string& part) {
     // 16, 34 and 66 SMs) does not wait for streams made by cudaStreamCreate as the legacy
     // default stream does: lesson 07's reference then shows its whole pipeline as a tail.
     // The wall clock timed all of it anyway, so only the check is lost, and said so.
-    const bool tail_unchecked = p.clock == Clock::wall && gpu().sms_limited;
-    if (tail_unchecked && m.tail_ms > tail_allowed)
+    if (m.tail_ms > tail_allowed && p.clock == Clock::wall && gpu().sms_limited)
         detail_ += "; work left on other streams not checked under --sms (a green context's default stream does not "
                    "wait for blocking streams: docs/thresholds.md, \"Other GPU shapes\")";
-    if (!tail_unchecked && m.tail_ms > tail_allowed)
+    else if (m.tail_ms > tail_allowed)
         reject(Reason::untimed,
                p.clock == Clock::wall
                    ? format("the launcher returned work that the default stream does not wait for: the GPU stayed busy "

@@ -575,23 +575,10 @@ def setup(build, kernels, log, revision=""):
 
 
 def targets(build, known_bad=True):
-    """Every lesson executable (they are not built by default; the known-bad variants' only when
-    `known_bad`), the unit tests, and the default targets ("all": the supervisor grader/grade,
-    which every lesson test runs)."""
-    out = subprocess.run(["ninja", "-C", str(build), "-t", "targets", "all"], capture_output=True, text=True).stdout
-    names = {l.split(":")[0] for l in out.splitlines()}
-    return sorted({n for n in names if n.startswith("lesson") and "." not in n and (known_bad or "-bad-" not in n)
-                   and not must_not_link(build / f"{n}.args")} | {"all", "grader/grader_unit_tests"})
-
-
-def must_not_link(args_file):
-    """True for a variant whose test expects its build to fail (--expect-reject=compile: code
-    that reaches into the grader must not link); its test builds it and checks that it fails."""
-    try:
-        lines = pathlib.Path(args_file).read_text().splitlines()
-    except OSError:
-        return False
-    return any(l.startswith("--expect-reject=") and "compile" in l[len("--expect-reject="):].split(",") for l in lines)
+    """The lesson programs and, when `known_bad`, the known-bad variants but those that must not
+    link (meson.build's alias targets), the unit tests, and the default targets ("all": the
+    supervisor grader/grade, which every lesson test runs)."""
+    return ["all", "grader/grader_unit_tests", "lesson_programs"] + (["known_bad_programs"] if known_bad else [])
 
 
 def sel_bad(build, sel):
