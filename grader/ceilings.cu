@@ -100,7 +100,9 @@ double fma_gflops(const GpuInfo& gpu) {
 
 // Host<->device copies (lesson 07): each direction alone and both at once on pinned memory,
 // and host-to-device from pageable memory, each one cudaMemcpy(Async) of the whole buffer.
-constexpr size_t kHostCopyBytes = size_t(256) << 20;
+// 64 MiB: a copy of that size already runs at the link's full rate (a few ms), and pinning
+// the buffers is most of this measurement's cost (about 1 s at 256 MiB on the H100).
+constexpr size_t kHostCopyBytes = size_t(64) << 20;
 
 struct HostCopyRates {
     double h2d = 0, d2h = 0, both_ways = 0, h2d_pageable = 0;  // GB/s; both_ways counts both directions' bytes

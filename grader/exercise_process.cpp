@@ -5,6 +5,7 @@
 #include "grader/exercise_process.hpp"
 
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
@@ -13,6 +14,7 @@
 #include <string>
 
 #include "grader/exercise.hpp"
+#include "grader/head_start.hpp"
 #include "grader/session.hpp"
 #include "grader/settings.hpp"
 #include "grader/sm_limit.cuh"
@@ -22,6 +24,8 @@ namespace grader {
 namespace {
 
 int g_exit_code = 0;  // of the exercise this process ran
+// The exit code of a process whose gate closed without opening: the supervisor ran it not.
+constexpr int kNotRun = 3;
 int g_passed = 0, g_failed = 0, g_skipped = 0;
 
 // Why --sms could not be applied in this process; "" when it was, or when none was asked. A
@@ -48,6 +52,14 @@ __attribute__((constructor(102))) void limit_sms_before_anything_else() {
     } catch (const std::exception& e) {  // GRADER_SMS typed by hand for an unsupervised run
         sms_failure() = e.what();
     }
+}
+
+// A process the supervisor started ahead of its turn makes its context and waits at its gate
+// here (head_start.hpp). Priority 103: after the settings (101) and the green context of
+// --sms (102), before every C++ static initializer, those of the submission's files
+// included, so no code of the submission runs before the gate opens.
+__attribute__((constructor(103))) void wait_for_the_supervisor() {
+    if (settings().mode == "run" && !wait_at_gate()) _exit(kNotRun);
 }
 
 // A copy of `from` with some fields' values replaced, the others kept as the exercise wrote them.

@@ -517,9 +517,10 @@ void measure(const Options& o, grader::RunResult& r, grader::ChildSettings& chil
 // Each chosen exercise in a process of its own, its verdict printed as it comes.
 void run_exercises(const Options& o, grader::RunResult& r, const grader::ChildSettings& child, const grader::Listing& l,
                    const std::vector<std::string>& chosen) {
+    grader::ExerciseQueue queue(child, chosen);  // each process starts while the one before it runs (the first: now)
     const grader::TechniqueReport technique = technique_check(o, r);  // mechanism check
-    for (const std::string& name : chosen) {
-        grader::ExerciseResult e = grader::run_exercise_process(child, name);
+    for (size_t i = 0; i < chosen.size(); ++i) {
+        grader::ExerciseResult e = queue.run_next();
         if (e.verdict.verdict == "FAIL" && e.verdict.theory.empty()) e.verdict.theory = "read " + l.theory;
         technique_verdict(technique, o, e.verdict);  // mechanism check
         std::fputs(grader::verdict_lines(e.verdict).c_str(), stdout);

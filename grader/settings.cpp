@@ -48,6 +48,12 @@ Settings read_and_scrub_environment() {
     s.mode = take(env::mode);
     s.exercise = take(env::exercise);
     s.report = take(env::report);
+    // A descriptor the supervisor passed: digits only, else none.
+    const auto fd = [](const char* name) {
+        const std::string v = take(name);
+        return !v.empty() && v.size() < 6 && v.find_first_not_of("0123456789") == std::string::npos ? std::stoi(v) : -1;
+    };
+    s.gate_fd = fd(env::gate), s.made_fd = fd(env::made), s.quiet_fd = fd(env::quiet);
     const std::string key_file = take(env::key_file);
     if (!key_file.empty()) {
         if (FILE* f = std::fopen(key_file.c_str(), "rb")) {

@@ -33,6 +33,10 @@ inline constexpr const char* mode = "GRADER_MODE";        ///< "list" or "run": 
 inline constexpr const char* exercise = "GRADER_EXERCISE";  ///< the exercise a "run" process runs
 inline constexpr const char* report = "GRADER_REPORT";      ///< where that process writes its report
 inline constexpr const char* key_file = "GRADER_KEY_FILE";  ///< the report's key: read once, then deleted
+/// Descriptors of the pipes of a process started ahead of its turn (supervisor.hpp, ExerciseQueue)
+inline constexpr const char* gate = "GRADER_GATE";    ///< read one byte from it before any submission code runs
+inline constexpr const char* made = "GRADER_MADE";    ///< close it once the CUDA context is made
+inline constexpr const char* quiet = "GRADER_QUIET";  ///< its end of file: no other process is making a context
 }  // namespace env
 
 /// What a process was started with. Read-only after the start-up constructor.
@@ -40,6 +44,7 @@ struct Settings {
     std::string threshold_scale, results_dir, sanitizer, sanitizer_path, timeout, seed, ceilings;
     std::string sms;  ///< GRADER_SMS as given (parse_sms reads it)
     std::string mode, exercise, report;
+    int gate_fd = -1, made_fd = -1, quiet_fd = -1;  ///< the pipes above; -1: none
     std::array<uint8_t, 16> key{};  ///< from the key file; all zero when there is none
     bool has_key = false;
     /// True in a process the supervisor started ("list" or "run").

@@ -28,7 +28,9 @@ double median(std::vector<double> samples);
 Timing better_of(const Timing& a, const Timing& b);
 
 /// True when more runs could not change how `samples` compare with `required_ms`, so that a
-/// student is not kept waiting for a verdict already known: after 3 runs when every run is
+/// student is not kept waiting for a verdict already known: after 1 run more than four times
+/// the time allowed (a PASS always takes 3: the check of work left after the timer is their
+/// median); after 3 runs when every run is
 /// more than twice the time allowed (or under half of it); after 5 when every run lies on
 /// one side of it, clear by 5 % or by twice the runs' spread (max − min over min), whichever
 /// is more. Noise between runs of one kernel on an idle GPU stays well inside that (the

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "grader/supervisor.hpp"
 #include "grader/session.hpp"
+#include "grader/settings.hpp"
 #include "grader/text_file.hpp"
 
 #include <fcntl.h>
+#include <sys/types.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -14,6 +16,7 @@
 #include <chrono>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <stdexcept>
 #include <thread>
 
@@ -60,10 +63,15 @@ struct Exit {
     int status = 0;
 };
 
+// A started process: its pid (and process group) until it has been waited for.
+struct Child {
+    pid_t pid = -1;
+};
+
 // Starts argv with the current environment (already free of GRADER_* variables) plus
-// `extra`, in a process group of its own, and waits at most `timeout_s` seconds. Whatever
-// the group left behind (a student's fork, the sanitizer's target) is killed afterwards.
-Exit spawn(const std::vector<std::string>& argv, const std::vector<std::string>& extra, int timeout_s) {
+// `extra`, in a process group of its own. Every descriptor of the supervisor is close-on-exec
+// (pipe2 below): the child inherits only `keep`, the ends of its own pipes.
+Child start(const std::vector<std::string>& argv, const std::vector<std::string>& extra, const std::vector<int>& keep = {}) {
     std::vector<std::string> env;
     for (char** e = environ; e && *e; ++e) env.emplace_back(*e);
     env.insert(env.end(), extra.begin(), extra.end());
@@ -77,24 +85,56 @@ Exit spawn(const std::vector<std::string>& argv, const std::vector<std::string>&
     if (pid < 0) throw std::runtime_error("fork failed: " + std::string(std::strerror(errno)));
     if (pid == 0) {
         setpgid(0, 0);
+        for (int fd : keep) fcntl(fd, F_SETFD, 0);  // these, and only these, survive the exec
         execve(a[0], a.data(), e.data());
         std::fprintf(stderr, "cannot start %s: %s\n", a[0], std::strerror(errno));
         _exit(127);
     }
     setpgid(pid, pid);
+    return {pid};
+}
+
+// Waits at most `timeout_s` seconds for the child. Whatever its group left behind (a
+// student's fork, the sanitizer's target) is killed afterwards.
+Exit wait_for(Child& c, int timeout_s) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_s);
     Exit x;
     pid_t done = 0;
-    while ((done = waitpid(pid, &x.status, WNOHANG)) == 0 && std::chrono::steady_clock::now() < deadline)
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    while ((done = waitpid(c.pid, &x.status, WNOHANG)) == 0 && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
     if (done == 0) {
         x.timed_out = true;
-        kill(-pid, SIGKILL);
-        waitpid(pid, &x.status, 0);
+        kill(-c.pid, SIGKILL);
+        waitpid(c.pid, &x.status, 0);
     }
-    kill(-pid, SIGKILL);
+    kill(-c.pid, SIGKILL);
+    c.pid = -1;
     return x;
 }
+
+Exit spawn(const std::vector<std::string>& argv, const std::vector<std::string>& extra, int timeout_s) {
+    Child c = start(argv, extra);
+    return wait_for(c, timeout_s);
+}
+
+}  // namespace
+
+// A pipe whose ends are both close-on-exec; -1s once closed.
+struct Pipe {
+    int read = -1, write = -1;
+    Pipe() {
+        int fd[2];
+        if (pipe2(fd, O_CLOEXEC) != 0) throw std::runtime_error("pipe2 failed: " + std::string(std::strerror(errno)));
+        read = fd[0], write = fd[1];
+    }
+    Pipe(const Pipe&) = delete;
+    Pipe& operator=(const Pipe&) = delete;
+    ~Pipe() { close_read(), close_write(); }
+    void close_read() { if (read >= 0) ::close(read), read = -1; }
+    void close_write() { if (write >= 0) ::close(write), write = -1; }
+};
+
+namespace {
 
 std::vector<std::string> child_env(const ChildSettings& s, const Scratch& dir, const std::string& mode,
                                    const std::string& exercise) {
@@ -210,21 +250,59 @@ Listing list_exercises(const ChildSettings& s) {
     return l;
 }
 
-ExerciseResult run_exercise_process(const ChildSettings& s, const std::string& exercise) {
+// One exercise's process, from its start to its verdict.
+struct StartedExercise {
+    std::string exercise;
     Scratch dir;
-    const auto key = random_key();
-    dir.write_key(key);
-    const std::string log = dir.path("sanitizer.log");
-    std::vector<std::string> argv = s.sanitizer.empty() ? std::vector<std::string>{} : sanitizer_command(s, log);
+    std::array<uint8_t, 16> key = random_key();
+    Child child;
+    std::unique_ptr<Pipe> gate;   // one byte from the supervisor: run now
+    std::unique_ptr<Pipe> quiet;  // closed once no other process is making a context: time now
+    ~StartedExercise() {
+        if (child.pid > 0) kill(-child.pid, SIGKILL), waitpid(child.pid, nullptr, 0);
+    }
+};
+
+namespace {
+
+// Starts an exercise's process. `ahead`: it makes its CUDA context, closes `made` (the quiet
+// pipe of the exercise running now, whose first timed run waits for it) and waits at its
+// gate (exercise_process.cpp); otherwise it runs at once.
+std::unique_ptr<StartedExercise> start_exercise(const ChildSettings& s, const std::string& exercise, bool ahead,
+                                                std::unique_ptr<Pipe> made) {
+    auto p = std::make_unique<StartedExercise>();
+    p->exercise = exercise;
+    p->dir.write_key(p->key);
+    std::vector<std::string> argv = s.sanitizer.empty() ? std::vector<std::string>{} : sanitizer_command(s, p->dir.path("sanitizer.log"));
     argv.push_back(s.program);
-    Exit x = spawn(argv, child_env(s, dir, "run", exercise), s.timeout_s);
+    std::vector<std::string> vars = child_env(s, p->dir, "run", exercise);
+    std::vector<int> keep;
+    const auto pass = [&](const char* name, int fd) {
+        keep.push_back(fd);
+        vars.push_back(std::string(name) + "=" + std::to_string(fd));
+    };
+    if (ahead) {
+        p->gate = std::make_unique<Pipe>();
+        p->quiet = std::make_unique<Pipe>();
+        pass(env::gate, p->gate->read);
+        pass(env::quiet, p->quiet->read);
+        if (made) pass(env::made, made->write);
+    }
+    p->child = start(argv, vars, keep);
+    if (ahead) p->gate->close_read(), p->quiet->close_read();
+    return p;  // `made` closes here: the child holds the only write end left
+}
+
+ExerciseResult finish_exercise(const ChildSettings& s, StartedExercise& p) {
+    const std::string& exercise = p.exercise;
+    Exit x = wait_for(p.child, s.timeout_s);
     if (x.timed_out)
         return failed(exercise, Reason::hang,
                       "did not finish in " + std::to_string(s.timeout_s) +
                           " s and was stopped: a kernel that never ends (a loop whose bound never changes, or a "
                           "__syncthreads() that not every thread of the block reaches)");
     Report r;
-    const Report::Opened o = Report::open(read_file(dir.path("report")), key, r);
+    const Report::Opened o = Report::open(read_file(p.dir.path("report")), p.key, r);
     if (o != Report::Opened::ok || r.get("kind") != "exercise" || r.get("exercise") != exercise) {
         std::string why = std::string("the exercise's process ") + exit_text(x.status) + " with " + describe(o);
         if (o == Report::Opened::empty)
@@ -239,7 +317,7 @@ ExerciseResult run_exercise_process(const ChildSettings& s, const std::string& e
     if (const std::string why = recheck(s, r); !why.empty()) return failed(exercise, Reason::crash, why);
     ExerciseResult e = exercise_from_report(r);  // every field of results.hpp's exercise_fields
     if (!s.sanitizer.empty()) {
-        const std::string findings = sanitizer_findings(log, s.sanitizer);
+        const std::string findings = sanitizer_findings(p.dir.path("sanitizer.log"), s.sanitizer);
         if (e.verdict.verdict == "PASS" && !findings.empty()) return failed(exercise, Reason::fault, findings);
     }
     // compute-sanitizer also reports errors through the exit code of a process whose own
@@ -249,6 +327,38 @@ ExerciseResult run_exercise_process(const ChildSettings& s, const std::string& e
                       "the checks passed but the process " + exit_text(x.status) +
                           (s.sanitizer.empty() ? "" : ": compute-sanitizer found errors"));
     return e;
+}
+
+}  // namespace
+
+ExerciseQueue::ExerciseQueue(const ChildSettings& s, std::vector<std::string> exercises)
+    : s_(s), names_(std::move(exercises)), ahead_(s.sanitizer.empty()) {
+    signal(SIGPIPE, SIG_IGN);  // a gate whose process is gone answers EPIPE instead
+    if (ahead_) start_next(nullptr);
+}
+
+ExerciseQueue::~ExerciseQueue() = default;
+
+void ExerciseQueue::start_next(std::unique_ptr<Pipe> made) {
+    if (next_index_ < names_.size()) next_ = start_exercise(s_, names_[next_index_++], ahead_, std::move(made));
+}
+
+ExerciseResult ExerciseQueue::run_next() {
+    if (!ahead_) start_next(nullptr);  // under a sanitizer each starts at its turn, and runs alone
+    std::unique_ptr<StartedExercise> running = std::move(next_);
+    if (!running) throw std::logic_error("grader bug: ExerciseQueue::run_next called after the last exercise");
+    if (running->gate) {
+        const char go = 1;
+        if (write(running->gate->write, &go, 1) != 1) {
+            // Gone already (EPIPE: SIGPIPE is ignored); finish_exercise reads how it ended.
+        }
+        running->gate->close_write();
+    }
+    // The next one loads and makes its context while this one runs; this one's first timed
+    // run waits until it has (its quiet pipe). With no next one the pipe closes here.
+    if (ahead_) start_next(std::move(running->quiet));
+    running->quiet.reset();
+    return finish_exercise(s_, *running);
 }
 
 }  // namespace grader

@@ -5,6 +5,7 @@
 ///        key for its sealed report and, under the memcheck or racecheck setup, inside
 ///        compute-sanitizer; then decides the verdict from what it can check itself.
 #pragma once
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -37,9 +38,36 @@ Listing list_exercises(const ChildSettings& s);
 /// The compute-sanitizer an exercise runs inside under the memcheck and racecheck setups.
 std::string sanitizer_program(const ChildSettings& s);
 
-/// Runs one exercise in a process of its own and returns its outcome: the sealed report's
-/// verdict, or a FAIL the supervisor synthesizes (hang, crash, forged or missing report,
-/// settings changed inside the process, compute-sanitizer findings).
-ExerciseResult run_exercise_process(const ChildSettings& s, const std::string& exercise);
+struct Pipe;
+struct StartedExercise;
+
+/// Runs exercises one after another, each in a process of its own, and returns each one's
+/// outcome: the sealed report's verdict, or a FAIL the supervisor synthesizes (hang, crash,
+/// forged or missing report, settings changed inside the process, compute-sanitizer
+/// findings).
+///
+/// A process spends about 0.3–0.4 s loading and making its CUDA context before any of its
+/// work (measured on an H100: docs/class_grading.md). So each one but the first is started
+/// while the one before it runs: it makes its context, then waits at a gate — a pipe it
+/// reads one byte from, in a start-up constructor that runs before any code of the
+/// submission (exercise_process.cpp) — until the one before it has ended. Making a context
+/// is work on the GPU too; the running exercise's first timed run waits until the next one
+/// has made its own (a second pipe), so no timed run shares the GPU with it. Under a
+/// sanitizer each process starts at its turn and runs alone.
+class ExerciseQueue {
+public:
+    ExerciseQueue(const ChildSettings& s, std::vector<std::string> exercises);
+    ~ExerciseQueue();
+    /// The next exercise's outcome, in the order given; call it once per exercise.
+    ExerciseResult run_next();
+
+private:
+    void start_next(std::unique_ptr<Pipe> made);
+    ChildSettings s_;
+    std::vector<std::string> names_;
+    size_t next_index_ = 0;
+    bool ahead_;
+    std::unique_ptr<StartedExercise> next_;
+};
 
 }  // namespace grader

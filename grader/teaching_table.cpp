@@ -94,7 +94,9 @@ double TeachingTable::row(const std::string& label, const std::string& key, Work
             figures.push_back("wrong");
             continue;
         }
-        const double ms = ex_.time(go, o_.timing).median_ms;
+        TimingOptions timing = o_.timing;
+        if (timing.budget_ms == 0) timing.budget_ms = kRowBudgetMs;
+        const double ms = ex_.time(go, timing).median_ms;
         const double f = o_.relative_to_ms > 0 ? ms / o_.relative_to_ms : work.figure(ms);
         figures.push_back(fixed(f, o_.relative_to_ms > 0 ? 1 : 0));
         const bool better = o_.relative_to_ms > 0 ? (best_k < 0 || f < best) : f > best;

@@ -38,8 +38,13 @@ public:
         std::function<void()> before_check;
         /// When > 0, the figure is the time divided by this one (a relative-time table).
         double relative_to_ms = 0;
+        /// How each setting is timed; a budget_ms of 0 becomes kRowBudgetMs.
         TimingOptions timing;
     };
+    /// A row's (or sweep setting's) timed runs stop once they add up to this: a row slower than
+    /// this is one run, after its warm-up. A starter's slowest rows took seconds of a student's
+    /// run otherwise (lesson 06: 5 s of 15 on an H100); captions say "median of up to N runs".
+    static constexpr double kRowBudgetMs = 100;
 
     TeachingTable(Exercise& ex, Options options);
 

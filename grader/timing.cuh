@@ -34,6 +34,10 @@ struct TimingOptions {
     /// Asked after each timed run with the samples so far: true stops the timing there (a
     /// verdict the remaining runs could not change: stats.hpp, speed_decided).
     std::function<bool(const std::vector<double>&)> decided;
+    /// When > 0: no further run once the timed runs add up to this many ms (one run at
+    /// least). Teaching tables use it (TeachingTable::kRowBudgetMs): a slow row's figure
+    /// needs no median of five.
+    double budget_ms = 0;
 };
 
 /// Called outside the timed interval with the run's index (warm-ups first, from 0).

@@ -37,6 +37,9 @@ TEST_CASE("tables align their columns") {
 
 TEST_CASE("timing stops only once more runs could not change the verdict") {
     CHECK_FALSE(grader::speed_decided({3, 3}, 1.0));                    // too few runs to say anything
+    CHECK(grader::speed_decided({4.5}, 1.0));                           // over four times the time allowed: one run
+    CHECK_FALSE(grader::speed_decided({0.1}, 1.0));                     // a PASS takes three runs
+    CHECK_FALSE(grader::speed_decided({}, 1.0));
     CHECK(grader::speed_decided({3, 2.1, 3}, 1.0));                     // every run over twice the time allowed
     CHECK(grader::speed_decided({0.4, 0.45, 0.3}, 1.0));                // every run under half of it
     CHECK_FALSE(grader::speed_decided({3, 1.9, 3}, 1.0));               // one run within a factor of two: go on

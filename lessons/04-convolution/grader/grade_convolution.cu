@@ -484,7 +484,7 @@ GRADER_EXERCISE("04.0 convolution on this GPU") {
 #endif
     }
     const double ridge = fma / copy;
-    table.print("2D convolution of a " + image_text(im) + " image on this GPU (median of 5 runs, L2 flushed; GB/s and "
+    table.print("2D convolution of a " + image_text(im) + " image on this GPU (median of up to 5 runs, L2 flushed; GB/s and "
                 "GFLOP/s of the minimal work: 8 bytes and 2k² flops per pixel):");
 #ifndef LESSON04_HAVE_NPP
     std::printf("      %s\n", kNoNpp);

@@ -641,7 +641,7 @@ GRADER_EXERCISE("05.0 contention table") {
                       {mib(m)}, [&] { return same_counts(bins.download(), s.slow ? first : all); });
         }
     }
-    table.print("256-bin histograms on this GPU: GB/s of input read (median of " + std::to_string(o.timing.runs) +
+    table.print("256-bin histograms on this GPU: GB/s of input read (median of up to " + std::to_string(o.timing.runs) +
                 " runs), by input — from no contention (uniform bytes) to a single value:");
     std::printf("      %% of CUB: of CUB DeviceHistogram::HistogramEven on the same input (its row). %% of copy: of the copy\n"
                 "      kernel measured at the start of the run, %.0f GB/s (bytes read + written; a histogram reads n bytes\n"

@@ -475,7 +475,7 @@ GRADER_EXERCISE("06.0 reduction table") {
     table.row(std::string("(") + kBlockSumName + ")", "block_sum_best_gbs", work,
               [&](int k) { block_sum_ceiling(in.data(), n, out.data(), scratch.data(), kTableBlocks[k]); });
     ex.figure("cub_gbs", cub_gbs);
-    table.print("Sum of " + std::to_string(n) + " floats on this GPU: GB/s of input read, by step and block size (median of " +
+    table.print("Sum of " + std::to_string(n) + " floats on this GPU: GB/s of input read, by step and block size (median of up to " +
                 std::to_string(few.runs) + " runs):");
     std::printf("      yardsticks: the %s (last row) is the grader's fastest kernel shaped like steps 4–6\n"
                 "      (two values per thread, one block per 2 × block_size values); steps 1 and 6 are graded against\n"

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+#include "grader/head_start.hpp"
+
+#include <cuda_runtime.h>
+#include <poll.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+#include "grader/settings.hpp"
+
+namespace grader {
+
+bool wait_at_gate() {
+    const Settings& s = settings();
+    if (s.gate_fd < 0) return true;
+    // The context: most of a process's start (0.3 s of 0.4 on the H100). An error here shows
+    // again at the exercise's first CUDA call, which reports it.
+    cudaFree(nullptr);
+    cudaGetLastError();
+    if (s.made_fd >= 0) close(s.made_fd);
+    char go = 0;
+    ssize_t n;
+    do n = read(s.gate_fd, &go, 1);
+    while (n < 0 && errno == EINTR);
+    close(s.gate_fd);
+    return n == 1;
+}
+
+void wait_until_no_context_is_made() {
+    static bool done = false;
+    const int fd = settings().quiet_fd;
+    if (done || fd < 0) return;
+    done = true;
+    pollfd p{fd, POLLIN, 0};
+    while (poll(&p, 1, 10000) < 0 && errno == EINTR) {
+    }
+    close(fd);
+}
+
+}  // namespace grader
