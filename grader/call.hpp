@@ -73,16 +73,16 @@ public:
     /// itself (lesson 07): unchanged after the call; timed_inputs writes it afresh.
     template <class T>
     Call& host_input(HostBuffer<T>& h, const std::string& name) {
-        host_buffers_.push_back(Host{&h.memory(), Role::input, name});
+        buffers_.push_back(Buffer{&h.memory(), Role::input, name});
         return *this;
     }
     /// Written by the call into pinned host memory (copied back from the device): poisoned
     /// before every call; no element may still hold the poison after a timed call.
     template <class T>
     Call& host_output(HostBuffer<T>& h, const std::string& name) {
-        Host b{&h.memory(), Role::output, name};
+        Buffer b{&h.memory(), Role::output, name};
         b.element_bytes = sizeof(T);
-        host_buffers_.push_back(std::move(b));
+        buffers_.push_back(std::move(b));
         return *this;
     }
     /// Runs before every call, checked or timed, outside the timed interval and before the
@@ -125,25 +125,19 @@ public:
 
     // --- used by Exercise ---
     enum class Role { input, in_out, output, scratch };
+    /// A buffer of the call, on the device or in pinned host memory (guarded_memory.hpp); the
+    /// host ones are inputs and outputs only.
     struct Buffer {
-        DeviceMemory* memory;
+        GuardedMemory* memory;
         Role role;
         std::string name;
-        uint64_t checksum = 0;                    // inputs: their device checksum before the call
+        uint64_t checksum = 0;                    // inputs: their checksum before the call
         std::shared_ptr<void> pristine;           // in_out: the initial contents, on the device
         size_t element_bytes = 0;                 // outputs and in_out
         DeviceMemory& initial() const { return *static_cast<DeviceMemory*>(pristine.get()); }
+        DeviceMemory& device() const { return *static_cast<DeviceMemory*>(memory); }  // in_out: on the device
     };
     std::vector<Buffer>& buffers() { return buffers_; }
-    /// A pinned host buffer and its role (input or output only).
-    struct Host {
-        HostMemory* memory;
-        Role role;
-        std::string name;
-        uint64_t checksum = 0;           // inputs: their checksum before the call
-        size_t element_bytes = 0;        // outputs
-    };
-    std::vector<Host>& host_buffers() { return host_buffers_; }
     const std::function<void()>& before_each() const { return before_each_; }
     const std::function<void()>& verifier() const { return verify_; }
     const std::function<void(uint64_t)>& timed_inputs() const { return timed_inputs_; }
@@ -153,7 +147,6 @@ private:
     std::string context_;
     std::function<void()> launch_;
     std::vector<Buffer> buffers_;
-    std::vector<Host> host_buffers_;
     std::function<void()> before_each_;
     std::function<void()> verify_;
     std::function<void(uint64_t)> timed_inputs_;

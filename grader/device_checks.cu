@@ -4,6 +4,7 @@
 
 #include "grader/cuda_check.cuh"
 #include "grader/device_checks.cuh"
+#include "grader/guarded_memory.hpp"
 #include "grader/session.hpp"
 
 namespace grader {
@@ -92,6 +93,12 @@ uint64_t device_checksum(const void* data, size_t bytes) {
     const auto* tail = static_cast<const unsigned char*>(data) + 8 * words;
     checksum_kernel<<<grid_for(words), 256>>>(static_cast<const unsigned long long*>(data), words, tail, int(bytes - 8 * words), sum);
     return read_counter(sum);
+}
+
+uint64_t GuardedMemory::checksum() const { return device_checksum(device_address(), bytes()); }
+
+size_t GuardedMemory::count_poisoned(size_t element_bytes) const {
+    return grader::count_poisoned(device_address(), bytes(), element_bytes);
 }
 
 }  // namespace grader

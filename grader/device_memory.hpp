@@ -16,9 +16,11 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "grader/guarded_memory.hpp"
+
 namespace grader {
 
-class DeviceMemory {
+class DeviceMemory final : public GuardedMemory {
 public:
     /// `bytes` of device memory whose guard zones hold `guard_byte`; `what` names the buffer
     /// in an out-of-memory message. Throws CudaError.
@@ -29,20 +31,22 @@ public:
     DeviceMemory& operator=(DeviceMemory&&) = delete;
     ~DeviceMemory();
 
-    void* data() const { return data_; }
-    size_t bytes() const { return bytes_; }
+    void* data() const override { return data_; }
+    size_t bytes() const override { return bytes_; }
+    bool on_host() const override { return false; }
 
     /// Every byte of the buffer set to `byte` (synchronous).
-    void fill(uint8_t byte);
+    void fill(uint8_t byte) override;
     void upload(const void* host, size_t bytes, size_t offset = 0);
     void download(void* host, size_t bytes, size_t offset = 0) const;
     /// Copies all of `other` (same size) into this buffer, on the device.
     void copy_from(const DeviceMemory& other);
     /// True when the guard bytes next to both ends are untouched (always true where the
     /// sanitizer, not guard bytes, watches the ends).
-    bool guards_intact() const;
+    bool guards_intact() const override;
 
 private:
+    const void* device_address() const override { return data_; }
     void release() noexcept;
     char* data_ = nullptr;
     size_t bytes_ = 0;

@@ -6,7 +6,6 @@
 #include <cstdio>
 
 #include "grader/cuda_check.cuh"
-#include "grader/device_checks.cuh"
 #include "grader/device_inputs.cuh"
 #include "grader/exercise.hpp"
 #include "grader/json.hpp"
@@ -120,18 +119,14 @@ void Exercise::prepare(Call& call, bool timed) {
     if (timed) call.timed_inputs()(fresh_key());
     for (Call::Buffer& b : call.buffers()) {
         switch (b.role) {
-            case Call::Role::input: b.checksum = device_checksum(b.memory->data(), b.memory->bytes()); break;
+            case Call::Role::input: b.checksum = b.memory->checksum(); break;
             case Call::Role::in_out:  // a timed call keeps the fresh contents as its starting point
-                if (timed) b.initial().copy_from(*b.memory);
-                else b.memory->copy_from(b.initial());
+                if (timed) b.initial().copy_from(b.device());
+                else b.device().copy_from(b.initial());
                 break;
             case Call::Role::output:
             case Call::Role::scratch: b.memory->fill(kPoisonByte); break;
         }
-    }
-    for (Call::Host& h : call.host_buffers()) {
-        if (h.role == Call::Role::input) h.checksum = h.memory->checksum();
-        else h.memory->fill(kPoisonByte);
     }
 }
 
@@ -142,15 +137,8 @@ void Exercise::check_after(Call& call, const std::string& which, bool verify) {
             reject(Reason::bounds, ctx + ": something was written next to " + b.name +
                                        ", before its first or after its last element (its guard bytes changed)");
     for (const Call::Buffer& b : call.buffers())
-        if (b.role == Call::Role::input && device_checksum(b.memory->data(), b.memory->bytes()) != b.checksum)
+        if (b.role == Call::Role::input && b.memory->checksum() != b.checksum)
             reject(Reason::bounds, ctx + ": " + b.name + " is a const input in the contract but was modified");
-    for (const Call::Host& h : call.host_buffers()) {
-        if (!h.memory->guards_intact())
-            reject(Reason::bounds, ctx + ": something was written next to " + h.name +
-                                       ", before its first or after its last element (its guard bytes changed)");
-        if (h.role == Call::Role::input && h.memory->checksum() != h.checksum)
-            reject(Reason::bounds, ctx + ": " + h.name + " is a const input in the contract but was modified");
-    }
     if (!verify || !call.verifier()) return;
     try {
         call.verifier()();
@@ -231,20 +219,15 @@ void Exercise::grade(Performance p, Call& call, const std::string& part) {
         const std::string which = "timed call " + std::to_string(calls);
         for (const Call::Buffer& b : call.buffers()) {
             if (b.role != Call::Role::output) continue;
-            const size_t left = count_poisoned(b.memory->data(), b.memory->bytes(), b.element_bytes);
-            if (left)
-                reject(Reason::wrong, call.context() + " (" + which + "): " + std::to_string(left) + " of " +
-                                          std::to_string(b.memory->bytes() / b.element_bytes) + " elements of " + b.name +
-                                          " never written: every call must compute the whole result, not only the first");
-        }
-        for (const Call::Host& h : call.host_buffers()) {
-            if (h.role != Call::Role::output) continue;
-            const size_t left = h.memory->count_poisoned(h.element_bytes);
-            if (left)
-                reject(Reason::wrong, call.context() + " (" + which + "): " + std::to_string(left) + " of " +
-                                          std::to_string(h.memory->bytes() / h.element_bytes) + " elements of " + h.name +
-                                          " still hold the poison: never copied back, or copied back before the work "
-                                          "that writes them had finished (a copy that does not wait for its kernel)");
+            const size_t left = b.memory->count_poisoned(b.element_bytes);
+            if (!left) continue;
+            const std::string counted = std::to_string(left) + " of " + std::to_string(b.memory->bytes() / b.element_bytes) +
+                                        " elements of " + b.name;
+            reject(Reason::wrong, call.context() + " (" + which + "): " + counted +
+                                      (b.memory->on_host()
+                                           ? " still hold the poison: never copied back, or copied back before the work "
+                                             "that writes them had finished (a copy that does not wait for its kernel)"
+                                           : " never written: every call must compute the whole result, not only the first"));
         }
         check_after(call, which, false);  // guards and const inputs
         try {

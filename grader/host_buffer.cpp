@@ -7,7 +7,6 @@
 #include <string>
 
 #include "grader/cuda_check.cuh"
-#include "grader/device_checks.cuh"
 
 namespace grader {
 
@@ -51,9 +50,5 @@ void HostMemory::fill(uint8_t byte) {
 bool HostMemory::guards_intact() const {
     return all_equal(base_, kGuardBytes, guard_) && all_equal(data_ + bytes_, kGuardBytes, guard_);
 }
-
-uint64_t HostMemory::checksum() const { return device_checksum(device_data_, bytes_); }
-
-size_t HostMemory::count_poisoned(size_t element_bytes) const { return grader::count_poisoned(device_data_, bytes_, element_bytes); }
 
 }  // namespace grader

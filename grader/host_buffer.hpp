@@ -8,40 +8,38 @@
 /// The memory comes from cudaHostAlloc, so cudaMemcpyAsync moves it by DMA without a
 /// staging copy. Guard bytes lie before the first and after the last element, inside the
 /// same allocation, so a copy that runs past either end lands in them and is seen after
-/// the call (bounds). The checks between calls (checksum, poisoned elements) run on the
-/// GPU through the buffer's device mapping: one pass over PCIe or NVLink, far quicker than
-/// the host for a buffer of hundreds of MiB.
+/// the call (bounds). The checks between calls (checksum, poisoned elements: guarded_memory.hpp)
+/// run on the GPU through the buffer's device mapping: one pass over PCIe or NVLink, far
+/// quicker than the host for a buffer of hundreds of MiB.
 #pragma once
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
 #include "grader/device_buffer.cuh"
+#include "grader/guarded_memory.hpp"
 
 namespace grader {
 
-class HostMemory {
+class HostMemory final : public GuardedMemory {
 public:
     /// `bytes` of pinned host memory whose guard zones hold `guard_byte`; `what` names the
     /// buffer in an allocation failure. Throws CudaError.
     HostMemory(size_t bytes, uint8_t guard_byte, const char* what);
     HostMemory(const HostMemory&) = delete;
     HostMemory& operator=(const HostMemory&) = delete;
-    ~HostMemory();
+    ~HostMemory() override;
 
-    void* data() const { return data_; }
-    size_t bytes() const { return bytes_; }
-
+    void* data() const override { return data_; }
+    size_t bytes() const override { return bytes_; }
+    bool on_host() const override { return true; }
     /// Every byte of the buffer set to `byte` (on the host).
-    void fill(uint8_t byte);
+    void fill(uint8_t byte) override;
     /// True when the guard bytes next to both ends are untouched.
-    bool guards_intact() const;
-    /// A 64-bit checksum of the contents (device_checksum through the device mapping).
-    uint64_t checksum() const;
-    /// Elements of `element_bytes` whose every byte is 0xFF, the poison (on the device).
-    size_t count_poisoned(size_t element_bytes) const;
+    bool guards_intact() const override;
 
 private:
+    const void* device_address() const override { return device_data_; }  // its device mapping
     char* base_ = nullptr;  ///< the allocation: guard, data, guard
     char* data_ = nullptr;
     void* device_data_ = nullptr;  ///< data_ as the device sees it
