@@ -120,6 +120,14 @@ public:
         throw std::logic_error("grader bug: Call::initial() of a buffer that is not in_out");
     }
 
+    /// This call with another launcher on the same buffers, inputs and checks: how a
+    /// baseline is timed and verified like the student's call (Exercise::baseline).
+    Call with_launch(std::string context, std::function<void()> launch) const {
+        Call c = *this;
+        c.context_ = std::move(context), c.launch_ = std::move(launch);
+        return c;
+    }
+
     const std::string& context() const { return context_; }
     const std::function<void()>& launch() const { return launch_; }
 

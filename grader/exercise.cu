@@ -160,11 +160,11 @@ void Exercise::check(Call& call) {
 // ---------------------------------------------------------------------- speed
 
 Baseline Exercise::baseline(const std::string& name, Work work, const std::function<void()>& launch, bool vendor,
-                            const TimingOptions& options) {
+                            const TimingOptions& options, const RunHooks& hooks) {
     Baseline b{name, work, 0};
     if (sanitizer_mode()) return b;
     try {
-        b.ms = time_launch(launch, options).median_ms;
+        b.ms = time_launch(launch, options, hooks).median_ms;
     } catch (const CudaError& e) {
         throw std::runtime_error("the baseline " + name + " failed: " + e.what());  // the grader's fault, not the student's
     }
@@ -173,6 +173,19 @@ Baseline Exercise::baseline(const std::string& name, Work work, const std::funct
     figure(key + "_figure", b.figure());
     figure(key + "_ms", b.ms);
     return b;
+}
+
+Baseline Exercise::baseline(const std::string& name, Work work, Call& call, bool vendor, const TimingOptions& options) {
+    if (sanitizer_mode()) return {name, work, 0};
+    if (!call.timed_inputs() || !call.timed_verifier())
+        throw std::logic_error("grader bug: a baseline's call needs timed_inputs and timed_verify (call.hpp)");
+    int calls = 0;
+    const RunHooks hooks = verified_runs(call, calls);
+    try {
+        return baseline(name, work, [&] { call.launch()(); }, vendor, options, hooks);
+    } catch (const Rejection& r) {  // the grader's fault, not the student's
+        throw std::runtime_error("grader self-check: the baseline " + name + " failed the checks of a timed call: " + r.what());
+    }
 }
 
 std::string Exercise::slow_hint(const Timing& student, const Target& t, const Performance& p) {
@@ -188,6 +201,34 @@ std::string Exercise::slow_hint(const Timing& student, const Target& t, const Pe
                                       : measured + ", so that is not what holds it back: " + d.otherwise;
     }
     return hint_;
+}
+
+RunHooks Exercise::verified_runs(Call& call, int& calls) {
+    RunHooks hooks;
+    hooks.before = [this, &call](int) { prepare(call, true); };
+    hooks.after = [this, &call, &calls](int) {
+        ++calls;
+        const std::string which = "timed call " + std::to_string(calls);
+        for (const Call::Buffer& b : call.buffers()) {
+            if (b.role != Call::Role::output) continue;
+            const size_t left = b.memory->count_poisoned(b.element_bytes);
+            if (!left) continue;
+            const std::string counted = std::to_string(left) + " of " + std::to_string(b.memory->bytes() / b.element_bytes) +
+                                        " elements of " + b.name;
+            reject(Reason::wrong, call.context() + " (" + which + "): " + counted +
+                                      (b.memory->on_host()
+                                           ? " still hold the poison: never copied back, or copied back before the work "
+                                             "that writes them had finished (a copy that does not wait for its kernel)"
+                                           : " never written: every call must compute the whole result, not only the first"));
+        }
+        check_after(call, which, false);  // guards and const inputs
+        try {
+            call.timed_verifier()();
+        } catch (const Rejection& r) {
+            throw Rejection(r.reason, which + ": " + r.what());
+        }
+    };
+    return hooks;
 }
 
 void Exercise::grade(Performance p, Call& call, const std::string& part) {
@@ -212,30 +253,7 @@ void Exercise::grade(Performance p, Call& call, const std::string& part) {
     // Every call, warm-ups included, gets fresh inputs and is verified in full: which call
     // is timed, or checked, is nothing a launcher could tell or needs to.
     int calls = 0;
-    RunHooks hooks;
-    hooks.before = [&](int) { prepare(call, true); };
-    hooks.after = [&](int) {
-        ++calls;
-        const std::string which = "timed call " + std::to_string(calls);
-        for (const Call::Buffer& b : call.buffers()) {
-            if (b.role != Call::Role::output) continue;
-            const size_t left = b.memory->count_poisoned(b.element_bytes);
-            if (!left) continue;
-            const std::string counted = std::to_string(left) + " of " + std::to_string(b.memory->bytes() / b.element_bytes) +
-                                        " elements of " + b.name;
-            reject(Reason::wrong, call.context() + " (" + which + "): " + counted +
-                                      (b.memory->on_host()
-                                           ? " still hold the poison: never copied back, or copied back before the work "
-                                             "that writes them had finished (a copy that does not wait for its kernel)"
-                                           : " never written: every call must compute the whole result, not only the first"));
-        }
-        check_after(call, which, false);  // guards and const inputs
-        try {
-            call.timed_verifier()();
-        } catch (const Rejection& r) {
-            throw Rejection(r.reason, which + ": " + r.what());
-        }
-    };
+    const RunHooks hooks = verified_runs(call, calls);
     Timing m;
     bool remeasured = false;
     try {

@@ -329,16 +329,7 @@ void check_and_grade(grader::Exercise& ex, const char* name, Transpose<T> transp
     const Shape t = timing_shape(grader::timing_elements(2 * sizeof(T)), timing_cols);
     const size_t n = size_t(t.rows) * t.cols;
     grader::DeviceBuffer<T> in(n, "in"), out(n, "out"), expected(n, "the grader's transpose");
-    grader::fill_on_device(in.data(), n, grader::fresh_key(), grader::Dist::uniform);  // for the baseline
     const grader::Work work{2.0 * sizeof(T) * n, 0};  // every element read once and written once
-    grader::Cublas blas;
-    ex.baseline(sizeof(T) == 4 ? "cuBLAS geam (transpose)" : "cuBLAS geam (double transpose)", work,
-                [&] { cublas_transpose(blas, in.data(), out.data(), t.rows, t.cols); });
-    // The second line of thresholds.txt: the grader's own tile of the technique, timed on the
-    // same matrix. Where the SMs, not the DRAM, bound a tiled transpose (a GPU with much DRAM
-    // bandwidth per SM, or a partition of one under --sms), a fraction of the copy ceiling
-    // would ask more than the technique gives; the lower of the two lines applies.
-    const grader::Baseline own = ex.baseline(shape_name, work, [&] { shape(in.data(), out.data(), t.rows, t.cols); }, false);
     grader::Call call(std::string(name) + ", timing matrix " + shape_text(t.rows, t.cols),
                       [&] { transpose(in.data(), out.data(), t.rows, t.cols); });
     call.input(in, "in").output(out, "out");
@@ -355,6 +346,18 @@ void check_and_grade(grader::Exercise& ex, const char* name, Transpose<T> transp
         ex.expect_on_device(out.data(), expected.data(), n, grader::Tolerance{}, call.context(), static_cast<const T*>(nullptr),
                             where);
     });
+    // The baselines run on the same buffers, each timed run prepared and verified as the
+    // student's are (Exercise::baseline).
+    grader::Cublas blas;
+    const char* vendor = sizeof(T) == 4 ? "cuBLAS geam (transpose)" : "cuBLAS geam (double transpose)";
+    grader::Call vendor_call = call.with_launch(vendor, [&] { cublas_transpose(blas, in.data(), out.data(), t.rows, t.cols); });
+    ex.baseline(vendor, work, vendor_call);
+    // The second line of thresholds.txt: the grader's own tile of the technique, timed on the
+    // same matrix. Where the SMs, not the DRAM, bound a tiled transpose (a GPU with much DRAM
+    // bandwidth per SM, or a partition of one under --sms), a fraction of the copy ceiling
+    // would ask more than the technique gives; the lower of the two lines applies.
+    grader::Call own_call = call.with_launch(shape_name, [&] { shape(in.data(), out.data(), t.rows, t.cols); });
+    const grader::Baseline own = ex.baseline(shape_name, work, own_call, false);
     ex.diagnose_slow({slow_like.label, [&] { slow_like.launch(in.data(), out.data(), t.rows, t.cols); }, slow_like.if_like,
                       slow_like.otherwise});
     ex.grade(grader::lower_of(grader::memory_bound(work.bytes), grader::versus(own)), call);

@@ -371,19 +371,20 @@ void check_step(grader::Exercise& ex, Launcher<T> launch, int step) {
     check_largest(ex, launch, step);
 }
 
-// CUB's sum of the same floats, timed the same way: the vendor figure, and step 7's ceiling.
+// CUB's sum of the same floats into `out`, timed the same way: the vendor figure, and step
+// 7's ceiling.
 class CubSum {
 public:
-    CubSum(const float* in, size_t n) : in_(in), n_(int(n)), out_(1, "CUB result") {
-        CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, temp_bytes_, in_, out_.data(), n_));
+    CubSum(const float* in, size_t n, float* out) : in_(in), n_(int(n)), out_(out) {
+        CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, temp_bytes_, in_, out_, n_));
         temp_ = std::make_unique<grader::DeviceBuffer<unsigned char>>(std::max<size_t>(temp_bytes_, 1), "CUB temporary storage");
     }
-    void operator()() { CUDA_CHECK(cub::DeviceReduce::Sum(temp_->data(), temp_bytes_, in_, out_.data(), n_)); }
+    void operator()() { CUDA_CHECK(cub::DeviceReduce::Sum(temp_->data(), temp_bytes_, in_, out_, n_)); }
 
 private:
     const float* in_;
     int n_;  // CUB's count type in CUDA 12.0; the timing sizes stay at or below 2^30
-    grader::DeviceBuffer<float> out_;
+    float* out_;
     size_t temp_bytes_ = 0;
     std::unique_ptr<grader::DeviceBuffer<unsigned char>> temp_;
 };
@@ -397,19 +398,25 @@ const char* const kCubName = "CUB DeviceReduce::Sum";
 void grade_speed(grader::Exercise& ex, const Step& step) {
     const size_t n = timed_elements();
     grader::DeviceBuffer<float> in(n, "timing input");
-    grader::fill_on_device(in.data(), n, grader::fresh_key(), grader::Dist::uniform);  // what the yardsticks sum
+    grader::fill_on_device(in.data(), n, grader::fresh_key(), grader::Dist::uniform);  // for the slow diagnosis
     SumCall<float> c(step.f, step.number, in, kGradedBlock, "");
     // Every timed call sums fresh values, checked against the grader's own sum of them.
     DeviceSum<float> reference;
     c.call.timed_inputs([&](uint64_t key) { grader::fill_on_device(in.data(), n, key, grader::Dist::uniform); });
     c.call.timed_verify([&] { reference.expect(ex, in.data(), n, c.out.data(), c.call.context()); });
     // CUB is timed for every step (the vendor figure: "% of CUB"); besides it, only the
-    // yardsticks the step is graded against.
+    // yardsticks the step is graded against. Each is timed on the student's call's buffers,
+    // every run prepared and verified as the student's are (Exercise::baseline).
     const grader::Work work{4.0 * n, 0};
     grader::DeviceBuffer<float> yardstick_out(1, "yardstick result");
     auto block_sum = [&] { block_sum_ceiling(in.data(), n, yardstick_out.data(), c.scratch.data(), kGradedBlock); };
-    CubSum cub(in.data(), n);
-    const grader::Baseline vendor = ex.baseline(kCubName, work, [&] { cub(); });
+    const auto verified = [&](const std::string& name, bool vendor, const std::function<void(float*)>& launch) {
+        grader::Call b = c.call.with_launch(name, [&] { launch(c.out.data()); });
+        return ex.baseline(name, work, b, vendor);
+    };
+    CubSum cub(in.data(), n, c.out.data());
+    const grader::Baseline vendor = verified(kCubName, true, [&](float*) { cub(); });
+    const auto block_sum_into = [&](float* out) { block_sum_ceiling(in.data(), n, out, c.scratch.data(), kGradedBlock); };
     if (step.against == Yardstick::cub) {
         ex.diagnose_slow({"the speed of the fastest kernel shaped like steps 4–6 (the block-sum ceiling)", block_sum,
                           step.hint, "compare your kernel with theory.md, section \"" + std::string(step.section) + "\""});
@@ -420,8 +427,10 @@ void grade_speed(grader::Exercise& ex, const Step& step) {
         const int before = step.number - 1;
         auto previous = [&] { grader_step_sum(before, in.data(), n, yardstick_out.data(), c.scratch.data(), kGradedBlock); };
         const std::string name = "the grader's step " + std::to_string(before);
-        const grader::Baseline shape = ex.baseline(kBlockSumName, work, block_sum, false);
-        const grader::Baseline yardstick = ex.baseline(name, work, previous, false);
+        const grader::Baseline shape = verified(kBlockSumName, false, block_sum_into);
+        const grader::Baseline yardstick = verified(name, false, [&](float* out) {
+            grader_step_sum(before, in.data(), n, out, c.scratch.data(), kGradedBlock);
+        });
         ex.diagnose_slow({"the speed of " + name, previous, step.hint,
                           "compare your row with the others in the 06.0 table (the grader times block_size 256) and "
                           "with theory.md, section \"" + std::string(step.section) + "\""});
@@ -429,7 +438,7 @@ void grade_speed(grader::Exercise& ex, const Step& step) {
         // (thresholds.txt, in this order).
         ex.grade(grader::lower_of(grader::versus(yardstick), grader::versus(shape)), c.call);
     } else {
-        ex.grade(grader::versus(ex.baseline(kBlockSumName, work, block_sum, false)), c.call);
+        ex.grade(grader::versus(verified(kBlockSumName, false, block_sum_into)), c.call);
     }
 }
 
@@ -455,7 +464,7 @@ GRADER_EXERCISE("06.0 reduction table") {
     // Few runs per cell: 42 cells, and the student's slowest steps are in the sweep too.
     const grader::TimingOptions few{1, 5, true};
     const grader::Work work{4.0 * n, 0};
-    CubSum cub(in.data(), n);
+    CubSum cub(in.data(), n, out.data());
     const double cub_gbs = work.figure(ex.time([&] { cub(); }, few).median_ms);
     grader::TeachingTable::Options o;
     o.first_header = "step";
