@@ -296,6 +296,7 @@ void Exercise::grade(Performance p, Call& call, const std::string& part) {
     figure("flops", p.flops);
     label("unit", t.unit());
     label("ceiling", t.ceiling);
+    if (p.with_median) p.with_median(m.median_ms);
     char buf[320];
     std::snprintf(buf, sizeof buf, "%.0f %s, needs >= %.0f (%.0f %% of %s); median of %d runs%s, spread %.0f %%", got,
                   t.unit(), need, 100 * t.fraction * threshold_scale(), t.ceiling.c_str(), m.runs,

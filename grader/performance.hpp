@@ -3,6 +3,7 @@
 /// @brief Thresholds as fractions of ceilings: an exercise declares its minimal work once
 ///        and this file does the arithmetic (pure host code, unit-tested without a GPU).
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,10 @@ struct Performance {
     /// More thresholds, of which the lowest applies (lesson 06: the step before × a gain, or
     /// a share of the block-sum ceiling, whichever a GPU's memory lets a correct step reach).
     std::vector<Performance> alternatives;
+    /// Called by Exercise::grade() once the calls are timed, before the verdict, with their
+    /// median time: where a lesson records and prints a figure of its own derived from it
+    /// (lesson 07: the overlap efficiency), whatever the verdict will be.
+    std::function<void(double median_ms)> with_median;
 };
 
 /// A memory-bound exercise, against the copy bandwidth.

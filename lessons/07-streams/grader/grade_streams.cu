@@ -4,7 +4,9 @@
 // with the kernel as slow as the copies, then timed by the host clock (all streams) and
 // graded on its overlap efficiency: how much of the time between the serial pipeline and
 // the best pipeline this GPU allows it saved, all three measured in the same run
-// (overlap_model.hpp). Exercise 07.0 prints the teaching tables.
+// (overlap_model.hpp). Exercise 07.0 prints the teaching tables. After its grade, 07.1 traces
+// one more call of the student's pipeline and of two of the grader's with CUPTI
+// (timeline.hpp), for the results file and, when too slow, as lanes in the terminal.
 //
 // The work kernel is the grader's, defined here with launch_work (streams.cuh). Its result
 // is a hash of the element under a key drawn afresh for every call, so no result can be
@@ -26,6 +28,7 @@
 #include "grader/grader.hpp"
 #include "overlap_model.hpp"
 #include "streams.cuh"
+#include "timeline.hpp"
 
 GRADER_LESSON("07", "Streams and overlap", "lessons/07-streams/theory.md",
               {"h2d_gbs", "d2h_gbs", "both_ways_gbs", "h2d_pageable_gbs", "copy_engines"});
@@ -270,7 +273,11 @@ class PipelineCall {
 public:
     PipelineCall(grader::Exercise& ex, size_t n, uint32_t steps, grader::Rng& rng)
         : arrays_(n, rng), keys_(rng.next()), steps_(steps),
-          call_("run_pipeline, n = " + std::to_string(n), [this, &ex] { run_student(ex, arrays_, call_.context()); }) {
+          call_("run_pipeline, n = " + std::to_string(n), [this, &ex] {
+              if (window_) window_->open();
+              run_student(ex, arrays_, call_.context());
+              if (window_) window_->close();
+          }) {
         call_.host_input(arrays_.in, "host_in")
             .host_output(arrays_.out, "host_out")
             .scratch(arrays_.dev_in, "dev_in")
@@ -292,6 +299,9 @@ public:
     Arrays& arrays() { return arrays_; }
     grader::Call& call() { return call_; }
     void set_steps(uint32_t steps) { steps_ = steps; }
+    // While set, the launcher's calls mark the part of a trace that is the student's (the
+    // checks around it issue copies and kernels of their own).
+    void set_window(timeline::Window* w) { window_ = w; }
 
 private:
     void check_processed(grader::Exercise& ex) {
@@ -325,6 +335,7 @@ private:
     std::unique_ptr<grader::DeviceBuffer<float>> expected_;
     grader::Rng keys_;
     uint32_t steps_;
+    timeline::Window* window_ = nullptr;
     grader::Call call_;
 };
 
@@ -457,6 +468,65 @@ std::string efficiency_key(const std::string& gbs_key) {
 constexpr const char* kNoEngine =
     "this GPU has no asynchronous copy engine (asyncEngineCount = 0): no copy can overlap a kernel, so there is no "
     "overlap to measure or grade";
+
+// ------------------------------------------------------------------ the timeline of 07.1
+
+// The grader's best pipeline in the tables above, traced beside the student's.
+constexpr int kBestStreams = 4;
+constexpr size_t kBestChunks = 32;
+constexpr int kLaneWidth = 32;  // characters of time in the printed lanes: lines of 70 columns
+
+struct Timelines {
+    timeline::Timeline yours, serial, best;
+};
+
+// One more call each, untimed: the student's pipeline as a checked call (fresh key, outputs
+// poisoned, verified), the serial pipeline and the best one; recorded in the exercise's
+// tables for tools/report.py. A failure here changes no verdict: the call that failed has
+// no timeline, and the reason says why.
+Timelines trace_pipelines(grader::Exercise& ex, PipelineCall& timed) {
+    Timelines t;
+    Arrays& a = timed.arrays();
+    timeline::Window window;
+    timed.set_window(&window);
+    try {
+        t.yours = timeline::trace([&] { ex.check(timed.call()); }, &window);
+    } catch (const std::exception& e) {
+        t.yours = {}, t.yours.why_empty = std::string("the traced call of your pipeline failed: ") + e.what();
+    }
+    timed.set_window(nullptr);
+    try {
+        t.serial = timeline::trace([&] { grader_pipeline(a.in.data(), a.out.data(), a, 1, 1, Order::depth_first); });
+        t.best = timeline::trace(
+            [&] { grader_pipeline(a.in.data(), a.out.data(), a, kBestStreams, kBestChunks, Order::depth_first); });
+    } catch (const std::exception& e) {
+        t.serial = t.best = {}, t.serial.why_empty = t.best.why_empty = std::string("the grader's pipeline failed: ") + e.what();
+    }
+    const std::string n = "n = " + std::to_string(a.n);
+    const std::string best = std::to_string(kBestStreams) + " streams, " + std::to_string(kBestChunks) + " chunks, depth-first";
+    ex.tables().push_back(timeline::table_json(t.yours, "yours", "timeline of your run_pipeline, one untimed call, " + n, true));
+    ex.tables().push_back(timeline::table_json(t.serial, "serial", "timeline of the serial pipeline (1 stream, 1 chunk), " + n, false));
+    ex.tables().push_back(timeline::table_json(t.best, "best", "timeline of the grader's pipeline (" + best + "), " + n, false));
+    return t;
+}
+
+// The student's call and the best pipeline as lanes on one time scale, six lines at most.
+void print_lanes(const Timelines& t) {
+    if (t.yours.records.empty()) {
+        std::printf("      timeline: %s\n", t.yours.why_empty.c_str());
+        return;
+    }
+    const uint64_t scale = std::max(t.yours.end_ns(), t.best.end_ns());
+    const auto show = [&](const timeline::Timeline& tl, const std::string (&head)[3]) {
+        const std::vector<std::string> lanes = timeline::lanes(tl, kLaneWidth, scale);
+        const char* names[] = {"copy in", "work", "copy out"};
+        for (int i = 0; i < 3; ++i) std::printf("      %-20s %-8s |%s|\n", head[i].c_str(), names[i], lanes[size_t(i)].c_str());
+    };
+    const auto ms = [](const timeline::Timeline& tl) { return grader::fixed(tl.end_ns() * 1e-6, 2) + " ms"; };
+    show(t.yours, {"your pipeline,", ms(t.yours) + " on the GPU", "('#': busy)"});
+    if (!t.best.records.empty())
+        show(t.best, {std::to_string(kBestStreams) + " streams, " + std::to_string(kBestChunks) + " chunks", "(grader's): " + ms(t.best), ""});
+}
 
 }  // namespace
 
@@ -676,9 +746,14 @@ GRADER_EXERCISE("07.1 pipeline") {
     };
     try {
         ex.grade(p, timed.call());
-    } catch (const grader::Rejection&) {
+    } catch (const grader::Rejection& r) {
         report();
+        if (r.reason == grader::Reason::slow) print_lanes(trace_pipelines(ex, timed));
         throw;
     }
     report();
+    if (!sanitizer) {
+        const Timelines t = trace_pipelines(ex, timed);
+        if (t.yours.records.empty()) std::printf("      timeline: %s\n", t.yours.why_empty.c_str());
+    }
 }
