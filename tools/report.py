@@ -15,14 +15,17 @@ messages of the exercises that failed; each teaching table of the lesson (exerci
 bar chart, its rows in the grader's order with the grader's labels and the student's rows
 marked, all read from the exercise's `tables` (for files written before those were recorded,
 see results_files.teaching_tables); the roofline of the GPU with the exercises that count
-flops, and a strip of the memory-bound ones as a percentage of the copy bandwidth.
+flops, and a strip of the memory-bound ones as a percentage of the copy bandwidth. Where an
+exercise recorded timelines (lesson 07.1: one call each of the student's pipeline, the serial
+one and the grader's best, traced with CUPTI), they are drawn as lanes (copy in, work, copy
+out) on one time axis, with the same lanes as text below.
 
 A `<test>.memcheck.json` or `<test>.racecheck.json` file is read only for a test that has
 no plain `<test>.json`. A folder that is missing or holds no results file is an error
 (exit code 1), and so is a folder none of whose files this script can read.
 
 The SVG charts are plain functions of numbers (exercise_chart, teaching_chart, roofline_chart,
-memory_strip); tools/measured_pages.py draws the docs site's charts with the same functions.
+memory_strip, timeline_chart); tools/measured_pages.py draws the docs site's charts with the same functions.
 Standard library only.
 """
 import argparse
@@ -635,6 +638,133 @@ def memory_strip(data, title, width=900):
     return svg.render(y + 8)
 
 
+# ====================================================================== timelines
+
+LANES = ("copy in", "work", "copy out")
+LANE_COLOURS = {"copy in": "#1565c0", "work": "#ef6c00", "copy out": "#2e7d32"}
+
+
+def timelines(e):
+    """The timelines an exercise recorded among its `tables` (those with "kind": "timeline",
+    docs/results_schema.md, "Timelines"), in the grader's order: [{"pipeline", "caption",
+    "note", "student", "records": [{"what", "stream", "start_ns", "end_ns", "bytes"}]}]."""
+    out = []
+    for t in e.get("tables") or []:
+        if not isinstance(t, dict) or t.get("kind") != "timeline":
+            continue
+        records = []
+        for r in t.get("rows") or []:
+            if not isinstance(r, dict):
+                continue
+            start, end = number(r.get("start_ns")), number(r.get("end_ns"))
+            if start is None or end is None or end < start:
+                continue
+            records.append({"what": str(r.get("label") or ""), "stream": r.get("stream"), "start_ns": start,
+                            "end_ns": end, "bytes": number(r.get("bytes"))})
+        out.append({"pipeline": str(t.get("pipeline") or ""), "caption": str(t.get("caption") or ""),
+                    "note": str(t.get("note") or ""), "student": t.get("pipeline") == "yours", "records": records})
+    return out
+
+
+def timeline_end(tl):
+    return max([r["end_ns"] for r in tl["records"]] + [0])
+
+
+def text_lanes(tl, width=60, scale_ns=None):
+    """The lanes of one timeline as text, as the grader prints them (timeline.cpp, lanes):
+    one string per lane of LANES, `width` characters each a slice of [0, scale_ns): '#' where a
+    record of that lane touches the slice, '.' where none does, ' ' past the call's end."""
+    end = timeline_end(tl)
+    scale = scale_ns or max(end, 1)
+    out = []
+    for lane in LANES:
+        cells = [" " if i * scale / width >= end else "." for i in range(width)]
+        for r in tl["records"]:
+            if r["what"] != lane:
+                continue
+            a = min(max(int(r["start_ns"] / scale * width), 0), width - 1)
+            b = min(max(int(r["end_ns"] / scale * width - 1e-9), a), width - 1)
+            for i in range(a, b + 1):
+                cells[i] = "#"
+        out.append("".join(cells))
+    return out
+
+
+def timelines_text(tls, width=60):
+    """All timelines on one time scale, three lines each under a line naming it."""
+    scale = max([timeline_end(t) for t in tls] + [1])
+    lines = []
+    for t in tls:
+        lines.append(f"{t['caption']}: {fmt(timeline_end(t) / 1e6)} ms" if t["records"] else
+                     f"{t['caption']}: not recorded ({t['note'] or 'no record'})")
+        if t["records"]:
+            for lane, cells in zip(LANES, text_lanes(t, width, scale)):
+                lines.append(f"  {lane:<8} |{cells}|")
+    return "\n".join(lines)
+
+
+def timeline_chart(tls, title, width=900):
+    """The timelines of one exercise as lanes on one time axis, a block per pipeline: its
+    caption, then one row per lane (copy in, work, copy out), each record a bar from its start
+    to its end (records of every stream in the same row, so a busy row is an engine at work)."""
+    svg = Svg(width, title)
+    size, small = 11.5, 10.5
+    x0, x1 = 90, width - 20
+    scale_ns = max([timeline_end(t) for t in tls] + [1])
+    px = (x1 - x0) / scale_ns
+    svg.text(8, 20, title, size=14, weight="bold")
+    legend(svg, 8, 40, [(LANE_COLOURS[lane], lane) for lane in LANES])
+    y = 56
+    h, gap = 12, 4
+    for t in tls:
+        svg.text(8, y + 12, t["caption"] + (f", {fmt(timeline_end(t) / 1e6)} ms" if t["records"] else ""),
+                 size=small, fill=COLOURS["mine"] if t["student"] else COLOURS["ink"], weight="bold")
+        y += 18
+        if not t["records"]:
+            svg.text(x0, y + 10, f"not recorded: {t['note'] or 'no record'}", size=small, fill=COLOURS["grey"],
+                     italic=True)
+            y += 22
+            continue
+        for lane in LANES:
+            svg.text(x0 - 8, y + 10, lane, size=size, anchor="end")
+            svg.rect(x0, y, x1 - x0, h, "#fafafa", stroke=COLOURS["grid"])
+            for r in t["records"]:
+                if r["what"] == lane:
+                    # At least a pixel wide, so that a short copy still shows; a thin white edge
+                    # keeps back-to-back chunks apart.
+                    svg.rect(x0 + r["start_ns"] * px, y, max((r["end_ns"] - r["start_ns"]) * px, 1.0), h,
+                             LANE_COLOURS[lane], stroke="#ffffff")
+            y += h + gap
+        y += 8
+    # The time axis, in ms, under the last block.
+    for q in (0, 0.25, 0.5, 0.75, 1):
+        x = x0 + q * (x1 - x0)
+        svg.line(x, y - 4, x, y + 2, stroke=COLOURS["grey"])
+        svg.text(x, y + 14, f"{fmt(q * scale_ns / 1e6)} ms", size=small, fill=COLOURS["grey"],
+                 anchor="end" if q == 1 else "middle" if q else "start")
+    return svg.render(y + 22)
+
+
+def timeline_figures(doc):
+    """The page's figures of every exercise of `doc` that recorded timelines."""
+    out = []
+    for e in exercises(doc):
+        tls = timelines(e)
+        if not tls:
+            continue
+        name = str(e.get("exercise", "?"))
+        if not any(t["records"] for t in tls):
+            notes = sorted({t["note"] for t in tls if t["note"]})
+            out.append(f'<p class="note">{esc(name)}: no timeline was recorded ({esc("; ".join(notes) or "no record")}).</p>')
+            continue
+        out.append("<figure>" + inline(timeline_chart(tls, f"{name}: the timeline of one call")) +
+                   "<figcaption>Copies and kernels as the GPU ran them, traced with CUPTI during one extra, untimed "
+                   "call of each pipeline, on one time axis: where the lanes overlap, the copy engines and the SMs "
+                   "work at the same time.</figcaption>"
+                   f"<pre>{esc(timelines_text(tls))}</pre></figure>")
+    return out
+
+
 # ====================================================================== the page
 
 CSS = """
@@ -741,6 +871,7 @@ def lesson_section(doc):
         out.append('<p class="note">No exercise of this lesson has a figure to chart (none reached its timed '
                    "calls).</p>")
     out.append(messages(doc))
+    out.extend(timeline_figures(doc))
     c = ceilings(doc)
     for g in teaching_groups(doc):
         ref = teaching_reference(g, c)

@@ -272,6 +272,83 @@ class ReportPage(unittest.TestCase):
         self.assertIn("ninja -C build docs", footer)
 
 
+def timeline_table(pipeline, caption, spans, note="", student=False):
+    """One timeline entry of an exercise's "tables" as lesson 07's grader writes it
+    (lessons/07-streams/grader/timeline.cpp, table_json): spans are (lane, stream, start_ms, end_ms)."""
+    rows = [{"key": "", "label": lane, "student": student, "stream": stream, "start_ns": int(a * 1e6),
+             "end_ns": int(b * 1e6), "bytes": 0 if lane == "work" else 4096, "name": "k" if lane == "work" else ""}
+            for lane, stream, a, b in spans]
+    return {"caption": caption, "kind": "timeline", "pipeline": pipeline, "unit": "ns", "relative": False,
+            "end_ns": max([int(b * 1e6) for _, _, _, b in spans] + [0]), "note": note,
+            "columns": ["what", "stream", "start_ns", "end_ns", "bytes", "name"], "rows": rows}
+
+
+SERIAL_SPANS = [("copy in", 7, 0, 4), ("work", 7, 4, 8), ("copy out", 7, 8, 12)]
+# Eight chunks over four streams, each stage 1 ms: the lanes overlap.
+BEST_SPANS = [(lane, c % 4, c + k, c + k + 1) for c in range(8) for k, lane in enumerate(("copy in", "work", "copy out"))]
+
+
+class ReportTimeline(unittest.TestCase):
+    """07.1's timelines (docs/results_schema.md, "Timelines"): lanes in an SVG chart and as text."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.build = pathlib.Path(cls.tmp.name) / "build"
+        slow = exercise("07.1 pipeline", "FAIL", "slow", figure=20, threshold=30, ceiling=40, median_ms=12.5,
+                        message="too slow")
+        slow["tables"] = [timeline_table("yours", "timeline of your run_pipeline", SERIAL_SPANS, student=True),
+                          timeline_table("serial", "timeline of the serial pipeline", SERIAL_SPANS),
+                          timeline_table("best", "timeline of the grader's pipeline", BEST_SPANS)]
+        write(cls.build / "results", "lesson07.json", document("lesson07", "07", "Streams", [slow], exit_code=1))
+        untraced = exercise("07.1 pipeline", figure=40, threshold=30, ceiling=40)
+        untraced["tables"] = [timeline_table(p, f"timeline of {p}", [], note="CUPTI not found at build time")
+                              for p in ("yours", "serial", "best")]
+        write(cls.build / "results", "lesson17.json", document("lesson17", "17", "Streams again", [untraced]))
+        cls.rc, cls.stdout, cls.stderr = run_report([cls.build])
+        cls.page = (cls.build / "report.html").read_text()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_read_from_the_tables(self):
+        doc = json.loads((self.build / "results" / "lesson07.json").read_text())
+        tls = report.timelines(doc["exercises"][0])
+        self.assertEqual([t["pipeline"] for t in tls], ["yours", "serial", "best"])
+        self.assertEqual([t["student"] for t in tls], [True, False, False])
+        self.assertEqual(len(tls[2]["records"]), 24)
+        self.assertEqual(report.timeline_end(tls[2]), 10e6)
+
+    def test_text_lanes(self):
+        serial = {"records": [{"what": lane, "start_ns": a * 1e6, "end_ns": b * 1e6} for lane, _, a, b in SERIAL_SPANS]}
+        # The same picture as the grader prints for these records (timeline.cpp, lanes).
+        self.assertEqual(report.text_lanes(serial, 32, 12e6), ["#" * 11 + "." * 21, "." * 10 + "#" * 12 + "." * 10,
+                                                               "." * 21 + "#" * 11])
+        best = {"records": [{"what": lane, "start_ns": a * 1e6, "end_ns": b * 1e6} for lane, _, a, b in BEST_SPANS]}
+        lanes = report.text_lanes(best, 12, 12e6)
+        # Busy from 1 to 9 ms, idle from 9 to 10 (the last copy out), blank past the end at 10 ms.
+        self.assertEqual(lanes[1], "." + "#" * 8 + "." + "  ")
+        self.assertTrue(all(len(x) == 12 for x in lanes))
+
+    def test_chart_and_text_on_the_page(self):
+        self.assertEqual(self.rc, 0, self.stderr)
+        self.assertIn("07.1 pipeline: the timeline of one call", self.page)
+        charts = [c for c in svgs_of(self.page) if "the timeline of one call" in c]
+        self.assertEqual(len(charts), 1)
+        ET.fromstring(charts[0])
+        for caption in ("timeline of your run_pipeline", "timeline of the serial pipeline",
+                        "timeline of the grader&#x27;s pipeline"):
+            self.assertIn(caption, charts[0])
+        self.assertEqual(charts[0].count('fill="#ef6c00" rx="0" stroke="#ffffff"'), 1 + 1 + 8)  # work bars
+        pre = re.search(r"<pre>(.*?)</pre>", self.page, re.S).group(1)
+        self.assertIn("  work     |", pre)
+        self.assertEqual(pre.count("copy in  |"), 3)
+
+    def test_not_recorded_says_why(self):
+        self.assertIn("07.1 pipeline: no timeline was recorded (CUPTI not found at build time)", self.page)
+
+
 class ReportEdges(unittest.TestCase):
     def test_missing_or_empty_folder(self):
         with tempfile.TemporaryDirectory() as tmp:
