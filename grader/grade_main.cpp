@@ -473,6 +473,10 @@ Stop gpu_usable(const Options& o, const grader::Listing& l, int sms) {
 void measure(const Options& o, grader::RunResult& r, grader::ChildSettings& child, const grader::Listing& l, int sms) {
     r.has_gpu = true, r.gpu = grader::gpu();
     child.l2_bytes = double(r.gpu.l2_bytes);
+    // A GPU in exclusive-process mode (common on clusters) lets one process hold a context:
+    // there an exercise's process cannot make its context while the one before it runs.
+    int mode = cudaComputeModeDefault;
+    if (cudaDeviceGetAttribute(&mode, cudaDevAttrComputeMode, 0) == cudaSuccess) child.head_start = mode == cudaComputeModeDefault;
     if (!o.thresholds.empty()) {
         std::string text, why;
         if (!grader::read_text_file(o.thresholds, text, &why))

@@ -332,7 +332,7 @@ ExerciseResult finish_exercise(const ChildSettings& s, StartedExercise& p) {
 }  // namespace
 
 ExerciseQueue::ExerciseQueue(const ChildSettings& s, std::vector<std::string> exercises)
-    : s_(s), names_(std::move(exercises)), ahead_(s.sanitizer.empty()) {
+    : s_(s), names_(std::move(exercises)), ahead_(s.sanitizer.empty() && s.head_start) {
     signal(SIGPIPE, SIG_IGN);  // a gate whose process is gone answers EPIPE instead
     if (ahead_) start_next(nullptr);
 }

@@ -25,6 +25,9 @@ struct ChildSettings {
     /// speed verdict is recomputed from these and the ceilings (declared_thresholds.hpp).
     std::vector<Declared> declared;
     double l2_bytes = 0;
+    /// Whether each exercise's process may start while the one before it runs (ExerciseQueue):
+    /// not under a sanitizer, and not on a GPU in exclusive-process compute mode.
+    bool head_start = true;
 };
 
 /// The lesson program's answer to "list": its lesson, exercises and the extra ceilings it
@@ -53,7 +56,8 @@ struct StartedExercise;
 /// submission (exercise_process.cpp) — until the one before it has ended. Making a context
 /// is work on the GPU too; the running exercise's first timed run waits until the next one
 /// has made its own (a second pipe), so no timed run shares the GPU with it. Under a
-/// sanitizer each process starts at its turn and runs alone.
+/// sanitizer, and on a GPU in exclusive-process mode (ChildSettings::head_start), each
+/// process starts at its turn and runs alone.
 class ExerciseQueue {
 public:
     ExerciseQueue(const ChildSettings& s, std::vector<std::string> exercises);
