@@ -173,9 +173,6 @@ public:
     void figure(const std::string& key, double value) { figures_[key] = value; }
     /// A word for the results file (e.g. the vendor routine's name).
     void label(const std::string& key, const std::string& value) { labels_[key] = value; }
-    /// The figures recorded so far (grade() records "median_ms", "threshold", …), for a lesson
-    /// that derives one more from them.
-    const std::map<std::string, double>& figures() const { return figures_; }
     /// The teaching tables of this exercise for the results file, in the order they were made:
     /// each a JSON object its TeachingTable keeps up to date (teaching_table.hpp).
     std::vector<std::string>& tables() { return tables_; }
