@@ -14,7 +14,7 @@
 
 namespace grader {
 
-/// In a process started ahead: makes the CUDA context (on the green context of --sms, when
+/// In a process started ahead: makes the CUDA context (on the green context of `--sms`, when
 /// one is current), closes `made`, then blocks until the supervisor opens the gate. Returns
 /// false when the gate closed without opening: the supervisor will not run this exercise.
 /// Does nothing, and returns true, in a process that was started at its turn.

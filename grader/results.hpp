@@ -61,7 +61,7 @@ struct RunResult {
     std::string seed;
     double threshold_scale = 1;
     std::string sanitizer;            ///< "", "memcheck" or "racecheck"
-    int sms_limit = 0;                ///< --sms=N as asked (gpu.sms: the SMs obtained); 0 for the whole GPU
+    int sms_limit = 0;                ///< `--sms=N` as asked (gpu.sms: the SMs obtained); 0 for the whole GPU
     std::vector<std::string> filters; ///< -tc / -tce as given
     std::vector<std::string> expect_reject;
     /// graded, skipped, missing_files, policy, compile_error, no_match or error
