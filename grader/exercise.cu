@@ -160,7 +160,12 @@ void Exercise::check(Call& call) {
 // ---------------------------------------------------------------------- speed
 
 Baseline Exercise::baseline(const std::string& name, Work work, const std::function<void()>& launch, bool vendor,
-                            const TimingOptions& options, const RunHooks& hooks) {
+                            const TimingOptions& options) {
+    return timed_baseline(name, work, launch, vendor, options, {});
+}
+
+Baseline Exercise::timed_baseline(const std::string& name, Work work, const std::function<void()>& launch, bool vendor,
+                                  const TimingOptions& options, const RunHooks& hooks) {
     Baseline b{name, work, 0};
     if (sanitizer_mode()) return b;
     try {
@@ -182,7 +187,7 @@ Baseline Exercise::baseline(const std::string& name, Work work, Call& call, bool
     int calls = 0;
     const RunHooks hooks = verified_runs(call, calls);
     try {
-        return baseline(name, work, [&] { call.launch()(); }, vendor, options, hooks);
+        return timed_baseline(name, work, call.launch(), vendor, options, hooks);
     } catch (const Rejection& r) {  // the grader's fault, not the student's
         throw std::runtime_error("grader self-check: the baseline " + name + " failed the checks of a timed call: " + r.what());
     }

@@ -149,7 +149,7 @@ public:
     /// (`vendor` true: recorded as "vendor_figure", shown as "% vendor" by the self-test) or
     /// a ceiling of the exercise's own shape. Does nothing under compute-sanitizer (ms = 0).
     Baseline baseline(const std::string& name, Work work, const std::function<void()>& launch, bool vendor = true,
-                      const TimingOptions& options = {}, const RunHooks& hooks = {});
+                      const TimingOptions& options = {});
     /// The same, for a routine that does the exercise's work on the exercise's own buffers:
     /// `call` is the student's call with the routine as its launcher (Call::with_launch), and
     /// every timed run is prepared and verified as grade() does the student's, so that a
@@ -191,6 +191,9 @@ private:
     /// Hooks that prepare every timed run of `call` and verify it in full (grade() and the
     /// Call-based baseline()); `calls` counts the runs, for messages.
     RunHooks verified_runs(Call& call, int& calls);
+    /// Both baseline()s: times `launch` with `hooks` around each run and records the figure.
+    Baseline timed_baseline(const std::string& name, Work work, const std::function<void()>& launch, bool vendor,
+                            const TimingOptions& options, const RunHooks& hooks);
     std::string slow_hint(const Timing& student, const Target& t, const Performance& p);
     std::string where() const;
     std::string name_, section_, hint_, message_, detail_, overlap_;

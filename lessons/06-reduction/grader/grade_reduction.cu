@@ -398,25 +398,23 @@ const char* const kCubName = "CUB DeviceReduce::Sum";
 void grade_speed(grader::Exercise& ex, const Step& step) {
     const size_t n = timed_elements();
     grader::DeviceBuffer<float> in(n, "timing input");
-    grader::fill_on_device(in.data(), n, grader::fresh_key(), grader::Dist::uniform);  // for the slow diagnosis
     SumCall<float> c(step.f, step.number, in, kGradedBlock, "");
     // Every timed call sums fresh values, checked against the grader's own sum of them.
     DeviceSum<float> reference;
     c.call.timed_inputs([&](uint64_t key) { grader::fill_on_device(in.data(), n, key, grader::Dist::uniform); });
     c.call.timed_verify([&] { reference.expect(ex, in.data(), n, c.out.data(), c.call.context()); });
     // CUB is timed for every step (the vendor figure: "% of CUB"); besides it, only the
-    // yardsticks the step is graded against. Each is timed on the student's call's buffers,
-    // every run prepared and verified as the student's are (Exercise::baseline).
+    // yardsticks the step is graded against. Each writes the student's call's own result and
+    // scratch, and is timed with its every run prepared and verified as the student's are
+    // (Exercise::baseline); the slow diagnosis reruns one of them there after the grade.
     const grader::Work work{4.0 * n, 0};
-    grader::DeviceBuffer<float> yardstick_out(1, "yardstick result");
-    auto block_sum = [&] { block_sum_ceiling(in.data(), n, yardstick_out.data(), c.scratch.data(), kGradedBlock); };
-    const auto verified = [&](const std::string& name, bool vendor, const std::function<void(float*)>& launch) {
-        grader::Call b = c.call.with_launch(name, [&] { launch(c.out.data()); });
+    const auto verified = [&](const std::string& name, bool vendor, const std::function<void()>& launch) {
+        grader::Call b = c.call.with_launch(name, launch);
         return ex.baseline(name, work, b, vendor);
     };
     CubSum cub(in.data(), n, c.out.data());
-    const grader::Baseline vendor = verified(kCubName, true, [&](float*) { cub(); });
-    const auto block_sum_into = [&](float* out) { block_sum_ceiling(in.data(), n, out, c.scratch.data(), kGradedBlock); };
+    const grader::Baseline vendor = verified(kCubName, true, [&] { cub(); });
+    const auto block_sum = [&] { block_sum_ceiling(in.data(), n, c.out.data(), c.scratch.data(), kGradedBlock); };
     if (step.against == Yardstick::cub) {
         ex.diagnose_slow({"the speed of the fastest kernel shaped like steps 4–6 (the block-sum ceiling)", block_sum,
                           step.hint, "compare your kernel with theory.md, section \"" + std::string(step.section) + "\""});
@@ -425,12 +423,10 @@ void grade_speed(grader::Exercise& ex, const Step& step) {
         // The step this one starts from, as the grader writes it: a kernel at its speed has not
         // made this step's change yet; one clearly faster has, and something else holds it back.
         const int before = step.number - 1;
-        auto previous = [&] { grader_step_sum(before, in.data(), n, yardstick_out.data(), c.scratch.data(), kGradedBlock); };
+        const auto previous = [&] { grader_step_sum(before, in.data(), n, c.out.data(), c.scratch.data(), kGradedBlock); };
         const std::string name = "the grader's step " + std::to_string(before);
-        const grader::Baseline shape = verified(kBlockSumName, false, block_sum_into);
-        const grader::Baseline yardstick = verified(name, false, [&](float* out) {
-            grader_step_sum(before, in.data(), n, out, c.scratch.data(), kGradedBlock);
-        });
+        const grader::Baseline shape = verified(kBlockSumName, false, block_sum);
+        const grader::Baseline yardstick = verified(name, false, previous);
         ex.diagnose_slow({"the speed of " + name, previous, step.hint,
                           "compare your row with the others in the 06.0 table (the grader times block_size 256) and "
                           "with theory.md, section \"" + std::string(step.section) + "\""});
@@ -438,7 +434,7 @@ void grade_speed(grader::Exercise& ex, const Step& step) {
         // (thresholds.txt, in this order).
         ex.grade(grader::lower_of(grader::versus(yardstick), grader::versus(shape)), c.call);
     } else {
-        ex.grade(grader::versus(verified(kBlockSumName, false, block_sum_into)), c.call);
+        ex.grade(grader::versus(verified(kBlockSumName, false, block_sum)), c.call);
     }
 }
 
