@@ -148,6 +148,12 @@ public:
     /// Times a routine on the same work as the exercise, in the same run: a vendor library
     /// (`vendor` true: recorded as "vendor_figure", shown as "% vendor" by the self-test) or
     /// a ceiling of the exercise's own shape. Does nothing under compute-sanitizer (ms = 0).
+    /// Unchecked, so only for what the call cannot verify, each checked once by the caller
+    /// before timing (a mismatch is a grader bug: throw, FAIL [crash]): the oracle of the
+    /// call's timed_verify (cuBLAS in 03, CUB in 05), against an independent reference such as
+    /// a host sample; a routine doing other work (another layout, another border rule), against
+    /// the grader's reference on what they share. Any other baseline goes through the Call
+    /// overload below: an unchecked figure from a routine that skips work lowers a threshold.
     Baseline baseline(const std::string& name, Work work, const std::function<void()>& launch, bool vendor = true,
                       const TimingOptions& options = {});
     /// The same, for a routine that does the exercise's work on the exercise's own buffers:

@@ -2,7 +2,6 @@
 #include "grader/head_start.hpp"
 
 #include <cuda_runtime.h>
-#include <poll.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -25,17 +24,6 @@ bool wait_at_gate() {
     while (n < 0 && errno == EINTR);
     close(s.gate_fd);
     return n == 1;
-}
-
-void wait_until_no_context_is_made() {
-    static bool done = false;
-    const int fd = settings().quiet_fd;
-    if (done || fd < 0) return;
-    done = true;
-    pollfd p{fd, POLLIN, 0};
-    while (poll(&p, 1, 10000) < 0 && errno == EINTR) {
-    }
-    close(fd);
 }
 
 }  // namespace grader

@@ -45,6 +45,9 @@ struct Performance {
     /// How the calls are timed: CUDA events on the default stream, or the host clock until the
     /// device is idle (Clock::wall, for work spread over streams on purpose: lesson 07).
     Clock clock = Clock::events;
+    /// Timed on data the L2 holds, without flushing it (TimingOptions::l2_resident); its
+    /// baseline must be timed the same way.
+    bool l2_resident = false;
     /// More thresholds, of which the lowest applies (lesson 06: the step before × a gain, or
     /// a share of the block-sum ceiling, whichever a GPU's memory lets a correct step reach).
     std::vector<Performance> alternatives;

@@ -53,7 +53,7 @@ Settings read_and_scrub_environment() {
         const std::string v = take(name);
         return !v.empty() && v.size() < 6 && v.find_first_not_of("0123456789") == std::string::npos ? std::stoi(v) : -1;
     };
-    s.gate_fd = fd(env::gate), s.made_fd = fd(env::made), s.quiet_fd = fd(env::quiet);
+    s.gate_fd = fd(env::gate), s.made_fd = fd(env::made);
     const std::string key_file = take(env::key_file);
     if (!key_file.empty()) {
         if (FILE* f = std::fopen(key_file.c_str(), "rb")) {

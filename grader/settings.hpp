@@ -36,7 +36,6 @@ inline constexpr const char* key_file = "GRADER_KEY_FILE";  ///< the report's ke
 /// Descriptors of the pipes of a process started ahead of its turn (supervisor.hpp, ExerciseQueue)
 inline constexpr const char* gate = "GRADER_GATE";    ///< read one byte from it before any submission code runs
 inline constexpr const char* made = "GRADER_MADE";    ///< close it once the CUDA context is made
-inline constexpr const char* quiet = "GRADER_QUIET";  ///< its end of file: no other process is making a context
 }  // namespace env
 
 /// What a process was started with. Read-only after the start-up constructor.
@@ -44,7 +43,7 @@ struct Settings {
     std::string threshold_scale, results_dir, sanitizer, sanitizer_path, timeout, seed, ceilings;
     std::string sms;  ///< GRADER_SMS as given (parse_sms reads it)
     std::string mode, exercise, report;
-    int gate_fd = -1, made_fd = -1, quiet_fd = -1;  ///< the pipes above; -1: none
+    int gate_fd = -1, made_fd = -1;  ///< the pipes above; -1: none
     std::array<uint8_t, 16> key{};  ///< from the key file; all zero when there is none
     bool has_key = false;
     /// True in a process the supervisor started ("list" or "run").

@@ -5,6 +5,7 @@
 #include "grader/text_file.hpp"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/types.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -256,8 +257,8 @@ struct StartedExercise {
     Scratch dir;
     std::array<uint8_t, 16> key = random_key();
     Child child;
-    std::unique_ptr<Pipe> gate;   // one byte from the supervisor: run now
-    std::unique_ptr<Pipe> quiet;  // closed once no other process is making a context: time now
+    std::unique_ptr<Pipe> gate;  // one byte from the supervisor: run now
+    std::unique_ptr<Pipe> made;  // its end of file: the process has made its CUDA context
     ~StartedExercise() {
         if (child.pid > 0) kill(-child.pid, SIGKILL), waitpid(child.pid, nullptr, 0);
     }
@@ -265,11 +266,9 @@ struct StartedExercise {
 
 namespace {
 
-// Starts an exercise's process. `ahead`: it makes its CUDA context, closes `made` (the quiet
-// pipe of the exercise running now, whose first timed run waits for it) and waits at its
-// gate (exercise_process.cpp); otherwise it runs at once.
-std::unique_ptr<StartedExercise> start_exercise(const ChildSettings& s, const std::string& exercise, bool ahead,
-                                                std::unique_ptr<Pipe> made) {
+// Starts an exercise's process. `ahead`: it makes its CUDA context, closes its end of `made`
+// and waits at its gate (exercise_process.cpp); otherwise it runs at once.
+std::unique_ptr<StartedExercise> start_exercise(const ChildSettings& s, const std::string& exercise, bool ahead) {
     auto p = std::make_unique<StartedExercise>();
     p->exercise = exercise;
     p->dir.write_key(p->key);
@@ -283,14 +282,36 @@ std::unique_ptr<StartedExercise> start_exercise(const ChildSettings& s, const st
     };
     if (ahead) {
         p->gate = std::make_unique<Pipe>();
-        p->quiet = std::make_unique<Pipe>();
+        p->made = std::make_unique<Pipe>();
         pass(env::gate, p->gate->read);
-        pass(env::quiet, p->quiet->read);
-        if (made) pass(env::made, made->write);
+        pass(env::made, p->made->write);
     }
     p->child = start(argv, vars, keep);
-    if (ahead) p->gate->close_read(), p->quiet->close_read();
-    return p;  // `made` closes here: the child holds the only write end left
+    if (ahead) p->gate->close_read(), p->made->close_write();  // the child holds the only ends left
+    return p;
+}
+
+// Blocks until every process in `started` has closed `made` (made its context, or ended),
+// or `limit_s` have passed.
+void wait_until_contexts_are_made(const std::vector<std::unique_ptr<StartedExercise>>& started, int limit_s) {
+    std::vector<Pipe*> open;
+    for (const auto& p : started)
+        if (p && p->made) open.push_back(p->made.get());
+    const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(limit_s);
+    while (!open.empty()) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - std::chrono::steady_clock::now());
+        if (left.count() <= 0) return;
+        std::vector<pollfd> fds;
+        for (Pipe* m : open) fds.push_back({m->read, POLLIN, 0});
+        if (poll(fds.data(), fds.size(), int(left.count())) < 0 && errno != EINTR) return;
+        for (size_t i = fds.size(); i-- > 0;) {
+            if (!fds[i].revents) continue;
+            char c;
+            if (read(open[i]->read, &c, 1) > 0) continue;  // nothing is ever written; an end of file closes it
+            open[i]->close_read();
+            open.erase(open.begin() + long(i));
+        }
+    }
 }
 
 ExerciseResult finish_exercise(const ChildSettings& s, StartedExercise& p) {
@@ -334,30 +355,29 @@ ExerciseResult finish_exercise(const ChildSettings& s, StartedExercise& p) {
 ExerciseQueue::ExerciseQueue(const ChildSettings& s, std::vector<std::string> exercises)
     : s_(s), names_(std::move(exercises)), ahead_(s.sanitizer.empty() && s.head_start) {
     signal(SIGPIPE, SIG_IGN);  // a gate whose process is gone answers EPIPE instead
-    if (ahead_) start_next(nullptr);
+    if (ahead_)
+        for (const std::string& name : names_) started_.push_back(start_exercise(s_, name, true));
 }
 
 ExerciseQueue::~ExerciseQueue() = default;
 
-void ExerciseQueue::start_next(std::unique_ptr<Pipe> made) {
-    if (next_index_ < names_.size()) next_ = start_exercise(s_, names_[next_index_++], ahead_, std::move(made));
-}
-
 ExerciseResult ExerciseQueue::run_next() {
-    if (!ahead_) start_next(nullptr);  // under a sanitizer each starts at its turn, and runs alone
-    std::unique_ptr<StartedExercise> running = std::move(next_);
-    if (!running) throw std::logic_error("grader bug: ExerciseQueue::run_next called after the last exercise");
-    if (running->gate) {
-        const char go = 1;
-        if (write(running->gate->write, &go, 1) != 1) {
-            // Gone already (EPIPE: SIGPIPE is ignored); finish_exercise reads how it ended.
-        }
-        running->gate->close_write();
+    if (next_index_ >= names_.size()) throw std::logic_error("grader bug: ExerciseQueue::run_next called after the last exercise");
+    const size_t i = next_index_++;
+    if (!ahead_) {  // under a sanitizer each starts at its turn, and runs alone
+        std::unique_ptr<StartedExercise> alone = start_exercise(s_, names_[i], false);
+        return finish_exercise(s_, *alone);
     }
-    // The next one loads and makes its context while this one runs; this one's first timed
-    // run waits until it has (its quiet pipe). With no next one the pipe closes here.
-    if (ahead_) start_next(std::move(running->quiet));
-    running->quiet.reset();
+    // No exercise runs until every process has made its context: making one is work on the
+    // GPU, which no timed run may share. 10 s at most: a process that takes longer is late
+    // for a reason of its own, which its exercise will show.
+    if (i == 0) wait_until_contexts_are_made(started_, 10);
+    std::unique_ptr<StartedExercise> running = std::move(started_[i]);
+    const char go = 1;
+    if (write(running->gate->write, &go, 1) != 1) {
+        // Gone already (EPIPE: SIGPIPE is ignored); finish_exercise reads how it ended.
+    }
+    running->gate->close_write();
     return finish_exercise(s_, *running);
 }
 

@@ -41,7 +41,6 @@ Listing list_exercises(const ChildSettings& s);
 /// The compute-sanitizer an exercise runs inside under the memcheck and racecheck setups.
 std::string sanitizer_program(const ChildSettings& s);
 
-struct Pipe;
 struct StartedExercise;
 
 /// Runs exercises one after another, each in a process of its own, and returns each one's
@@ -50,14 +49,14 @@ struct StartedExercise;
 /// findings).
 ///
 /// A process spends about 0.3–0.4 s loading and making its CUDA context before any of its
-/// work (measured on an H100: docs/class_grading.md). So each one but the first is started
-/// while the one before it runs: it makes its context, then waits at a gate — a pipe it
-/// reads one byte from, in a start-up constructor that runs before any code of the
-/// submission (exercise_process.cpp) — until the one before it has ended. Making a context
-/// is work on the GPU too; the running exercise's first timed run waits until the next one
-/// has made its own (a second pipe), so no timed run shares the GPU with it. Under a
-/// sanitizer, and on a GPU in exclusive-process mode (ChildSettings::head_start), each
-/// process starts at its turn and runs alone.
+/// work (measured on an H100: docs/class_grading.md). So all of a lesson's processes are
+/// started at once, before the first exercise runs: each makes its context, closes a pipe,
+/// and waits at a gate — a pipe it reads one byte from, in a start-up constructor that runs
+/// before any code of the submission (exercise_process.cpp) — until the one before it has
+/// ended. Making a context is work on the GPU too: the first exercise runs once every
+/// process has made its own, so no exercise shares the GPU with it. Under a sanitizer, and
+/// on a GPU in exclusive-process mode (ChildSettings::head_start), each process starts at
+/// its turn and runs alone.
 class ExerciseQueue {
 public:
     ExerciseQueue(const ChildSettings& s, std::vector<std::string> exercises);
@@ -66,12 +65,11 @@ public:
     ExerciseResult run_next();
 
 private:
-    void start_next(std::unique_ptr<Pipe> made);
     ChildSettings s_;
     std::vector<std::string> names_;
     size_t next_index_ = 0;
     bool ahead_;
-    std::unique_ptr<StartedExercise> next_;
+    std::vector<std::unique_ptr<StartedExercise>> started_;  // ahead_: every process, waiting at its gate
 };
 
 }  // namespace grader

@@ -30,6 +30,11 @@ struct TimingOptions {
                            ///< enough when it took over 20 ms: the rest are skipped)
     int runs = 21;         ///< timed runs at most; the median is the figure
     bool flush_l2 = true;  ///< overwrite a buffer twice the L2 size before each run
+    /// For calls of a few microseconds on data the L2 holds (lesson 02's bank-conflict
+    /// grades): no flush, so the inputs the run's hooks just wrote stay in the L2, and a
+    /// short kernel (kHoldUs) keeps the GPU busy while the call is enqueued, so that the
+    /// events time the GPU's work and not the host's launch latency. Events only.
+    bool l2_resident = false;
     Clock clock = Clock::events;
     /// Asked after each timed run with the samples so far: true stops the timing there (a
     /// verdict the remaining runs could not change: stats.hpp, speed_decided).
@@ -47,6 +52,10 @@ struct RunHooks {
 
 /// Times `launch` as described above. Throws CudaError if a run faults.
 Timing time_launch(const std::function<void()>& launch, const TimingOptions& options = {}, const RunHooks& hooks = {});
+
+/// How long the GPU is held before an l2_resident run: longer than a launcher's host-side
+/// work normally takes (a few launches), short next to a run's checks.
+inline constexpr double kHoldUs = 50;
 
 /// Evicts the L2 cache by writing a scratch buffer twice its size (on the default stream).
 void flush_l2();

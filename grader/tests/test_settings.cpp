@@ -125,11 +125,9 @@ TEST_CASE("GRADER_SMS is read with the other settings and leaves the environment
 TEST_CASE("the head start's pipes are descriptors, or none") {
     setenv("GRADER_GATE", "7", 1);
     setenv("GRADER_MADE", "x9", 1);
-    setenv("GRADER_QUIET", "", 1);
     const grader::Settings s = grader::read_and_scrub_environment();
     CHECK(s.gate_fd == 7);
     CHECK(s.made_fd == -1);  // not a number: no pipe
-    CHECK(s.quiet_fd == -1);
     CHECK(std::getenv("GRADER_GATE") == nullptr);
 }
 

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
 
 #include "coalescing.cuh"
 #include "grader/cublas.hpp"
@@ -111,6 +112,14 @@ __global__ void reference_drift(const float* x0, const float* v, float dt, float
     }
 }
 unsigned grid_for(size_t n) { return unsigned(std::min<size_t>((n + 255) / 256, 65535)); }
+// One axis of the structures' positions as a flat array, for the check of drift_aos against
+// reference_drift (axis 0, 1, 2: x, y, z).
+__global__ void aos_positions(const Particle* p, int axis, float* out, size_t n) {
+    for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
+        const float3 r = p[i].position;
+        out[i] = axis == 0 ? r.x : axis == 1 ? r.y : r.z;
+    }
+}
 
 // One float rounding of the exact sum: relative error at most 2^-24.
 grader::Expected sum_entry(const std::vector<float>& a, const std::vector<float>& b, size_t i) {
@@ -249,6 +258,7 @@ GRADER_EXERCISE("01.2 AoS vs SoA") {
         if (!timed) return ex.check(call);
         // Timed calls: six fresh arrays each, checked against the grader's drift on the GPU;
         // the bound is drift_entry's, plus the rounding of the grader's own float result.
+        const grader::Tolerance drift_tolerance{0, 0x1.8p-23};
         std::vector<grader::DeviceBuffer<float>> expected, scale;
         for (int a = 0; a < 3; ++a) expected.emplace_back(n, "the grader's positions"), scale.emplace_back(n, "magnitudes");
         call.timed_inputs([&](uint64_t key) {
@@ -258,21 +268,45 @@ GRADER_EXERCISE("01.2 AoS vs SoA") {
             for (int a = 0; a < 3; ++a) {
                 reference_drift<<<grid_for(n), 256>>>(call.initial(d[a]), d[a + 3].data(), step, expected[a].data(),
                                                       scale[a].data(), n);
-                ex.expect_on_device(d[a].data(), expected[a].data(), n, {0, 0x1.8p-23}, ctx + ", " + axis[a], scale[a].data());
+                ex.expect_on_device(d[a].data(), expected[a].data(), n, drift_tolerance, ctx + ", " + axis[a], scale[a].data());
             }
         });
         grader::Cublas blas;
         const grader::Work work{9.0 * sizeof(float) * n, 0};
-        ex.baseline("cuBLAS axpy × 3", work, [&] {
+        // cuBLAS on the same arrays, each timed run prepared and verified as the student's are:
+        // x += step · v in place is the drift step itself, and axpy rounds it once (a fused
+        // multiply-add) or twice, as drift_entry's bound allows a correct drift_soa.
+        grader::Call axpy = call.with_launch("cuBLAS axpy × 3", [&] {
             for (int a = 0; a < 3; ++a)
                 grader::Cublas::check(cublasSaxpy(blas.get(), int(n), &step, d[a + 3].data(), 1, d[a].data(), 1), "cublasSaxpy");
         });
+        ex.baseline("cuBLAS axpy × 3", work, axpy);
         if (!grader::sanitizer_mode()) {
             // The array of structures, as many particles, same useful bytes: the comparison point.
             grader::DeviceBuffer<Particle> aos(n, "particles (AoS)");
             const unsigned grid = unsigned((n + 255) / 256);
             pack_aos<<<std::min(grid, 65535u), 256>>>(p, aos.data(), n);
             CUDA_CHECK(cudaGetLastError());
+            {
+                // Another layout than the call's arrays, so it cannot go through the call: one
+                // step is checked here, before it is timed, against the grader's drift of the
+                // arrays it was packed from (a difference is the grader's bug: stop, do not time it).
+                drift_aos<<<grid, 256>>>(aos.data(), n, step);
+                CUDA_CHECK(cudaGetLastError());
+                grader::DeviceBuffer<float> got(n, "positions of the structures");
+                for (int a = 0; a < 3; ++a) {
+                    reference_drift<<<grid_for(n), 256>>>(d[a].data(), d[a + 3].data(), step, expected[a].data(),
+                                                          scale[a].data(), n);
+                    aos_positions<<<grid_for(n), 256>>>(aos.data(), a, got.data(), n);
+                    CUDA_CHECK(cudaGetLastError());
+                    const grader::Comparison c =
+                        grader::compare_on_device(got.data(), expected[a].data(), n, drift_tolerance, scale[a].data());
+                    if (!c.ok())
+                        throw std::runtime_error("the array of 48-byte structures drifted differently from the grader's "
+                                                 "reference, " + std::string(axis[a]) + ": " + c.describe() +
+                                                 ": a bug of the grader, not of the submission");
+                }
+            }
             const grader::Baseline b =
                 ex.baseline("array of 48-byte structures", work, [&] { drift_aos<<<grid, 256>>>(aos.data(), n, step); }, false);
             std::printf("      the same step on an array of 48-byte structures: %.0f GB/s of useful bytes (%.0f %% of copy)\n",

@@ -8,6 +8,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <functional>
 #include <iterator>
@@ -304,10 +305,74 @@ struct SlowLike {
 
 // Checks one transpose launcher on every shape (exact results, three input distributions)
 // and grades it on the timing matrix, against the copy ceiling; cuBLAS's transpose of the
-// same matrix is the vendor figure.
+// same matrix is the vendor figure. `in_l2`: first a grade on a matrix the L2 holds
+// (grade_in_l2), where the conflicts show on every GPU.
+// The timed call of `transpose` on a rows × cols matrix: fresh values before every call, and
+// every call checked against the grader's naive transpose (the 02.0 table's first row),
+// which moves values without arithmetic: a transpose is exact, so is the comparison. Not a
+// tile: the grader's tiles are baselines timed through this call, and an oracle cannot
+// check itself.
+template <class T>
+struct TimedTranspose {
+    int rows, cols;
+    size_t n;
+    grader::DeviceBuffer<T> in, out, expected;
+    grader::Call call;
+    TimedTranspose(grader::Exercise& ex, const std::string& what, Transpose<T> transpose, Shape s)
+        : rows(s.rows), cols(s.cols), n(size_t(s.rows) * s.cols), in(n, "in"), out(n, "out"),
+          expected(n, "the grader's transpose"),
+          call(what + " " + shape_text(s.rows, s.cols), [this, transpose] { transpose(in.data(), out.data(), rows, cols); }) {
+        call.input(in, "in").output(out, "out");
+        call.timed_inputs([this](uint64_t key) { grader::fill_on_device(in.data(), n, key, grader::Dist::uniform); });
+        call.timed_verify([this, &ex] {
+            launch_naive<T>(in.data(), expected.data(), rows, cols);
+            CUDA_CHECK(cudaGetLastError());
+            ex.expect_on_device(out.data(), expected.data(), n, grader::Tolerance{}, call.context(),
+                                static_cast<const T*>(nullptr), [this](size_t i) {  // out(c, r) = in(r, c)
+                                    return "out(" + std::to_string(i / size_t(rows)) + ", " + std::to_string(i % size_t(rows)) + ")";
+                                });
+        });
+    }
+    grader::Work work() const { return {2.0 * sizeof(T) * n, 0}; }  // every element read once and written once
+};
+
+// A matrix the L2 holds: input and output together half of it (what is left keeps the
+// timing's own buffers and the L2's partitions from pushing it out), about square.
+template <class T>
+Shape l2_shape() {
+    const size_t elements = size_t(grader::gpu().l2_bytes) / (4 * sizeof(T));
+    const int side = int(std::sqrt(double(elements)));
+    return timing_shape(elements, std::max(side / 32 * 32, 32) + 8);  // cols ≡ 8 (mod 32), as timing_shape's rows
+}
+
+// The bank conflicts alone (02.2, 02.3): the same transpose on a matrix the L2 holds, timed
+// without flushing it and with the launch's latency hidden (TimingOptions::l2_resident),
+// against the grader's own conflict-free tile timed the same way on the same matrix. From
+// DRAM, a GPU whose SMs are fast next to their memory (a T4, an L4, an RTX 4090) caps an
+// unpadded tile near a padded one's speed; from the L2, only the SMs' shared-memory traffic
+// binds, and a column read with 32-way conflicts costs 32 of its cycles on every GPU.
+// A grade of its own, declared in thresholds.txt as "NN.N name / in the L2".
+template <class T>
+void grade_in_l2(grader::Exercise& ex, const char* name, Transpose<T> transpose, const char* shape_name, Transpose<T> shape) {
+    TimedTranspose<T> m(ex, std::string(name) + ", matrix held in the L2", transpose, l2_shape<T>());
+    grader::TimingOptions held;
+    held.l2_resident = true;
+    grader::Call own_call = m.call.with_launch(shape_name, [&] { shape(m.in.data(), m.out.data(), m.rows, m.cols); });
+    grader::Performance p = grader::versus(ex.baseline(std::string(shape_name) + ", in the L2", m.work(), own_call, false, held));
+    p.l2_resident = true;
+    ex.diagnose_slow({"the speed of the grader's unpadded tile, on the same matrix in the L2",
+                      [&] { launch_tile<T, 64, 0>(m.in.data(), m.out.data(), m.rows, m.cols); },
+                      "the column reads of your tile still conflict: pad the tile by one word per row, or swizzle the "
+                      "column index, so that a column spans every bank (theory: \"Padding and swizzling\")",
+                      "your tile is faster than an unpadded one but still well behind the grader's padded tile on data "
+                      "the L2 holds, where only shared memory binds: count the wavefronts of its column reads again "
+                      "(theory: \"What the conflicts cost on this GPU\")"});
+    ex.grade(p, m.call, "in the L2");
+}
+
 template <class T>
 void check_and_grade(grader::Exercise& ex, const char* name, Transpose<T> transpose, int timing_cols,
-                     const SlowLike<T>& slow_like, const char* shape_name, Transpose<T> shape) {
+                     const SlowLike<T>& slow_like, const char* shape_name, Transpose<T> shape, bool in_l2) {
     auto rng = ex.rng("inputs");
     const grader::Dist dists[] = {grader::Dist::uniform, grader::Dist::zeros, grader::Dist::mixed};
     std::vector<Shape> shapes(std::begin(kShapes), std::end(kShapes));
@@ -326,41 +391,25 @@ void check_and_grade(grader::Exercise& ex, const char* name, Transpose<T> transp
         });
         ex.check(call);
     }
-    const Shape t = timing_shape(grader::timing_elements(2 * sizeof(T)), timing_cols);
-    const size_t n = size_t(t.rows) * t.cols;
-    grader::DeviceBuffer<T> in(n, "in"), out(n, "out"), expected(n, "the grader's transpose");
-    const grader::Work work{2.0 * sizeof(T) * n, 0};  // every element read once and written once
-    grader::Call call(std::string(name) + ", timing matrix " + shape_text(t.rows, t.cols),
-                      [&] { transpose(in.data(), out.data(), t.rows, t.cols); });
-    call.input(in, "in").output(out, "out");
-    call.timed_inputs([&](uint64_t key) { grader::fill_on_device(in.data(), n, key, grader::Dist::uniform); });
-    // Every timed call against the grader's padded 64 × 64 tile (the 02.0 table's), which
-    // moves values without arithmetic: a transpose is exact, so is the comparison. The tile
-    // runs near the copy ceiling, so the check costs about two passes over the matrix.
-    const auto where = [&](size_t i) {  // element i of out is out(c, r) = in(r, c)
-        return "out(" + std::to_string(i / size_t(t.rows)) + ", " + std::to_string(i % size_t(t.rows)) + ")";
-    };
-    call.timed_verify([&] {
-        launch_tile<T, 64, 1>(in.data(), expected.data(), t.rows, t.cols);
-        CUDA_CHECK(cudaGetLastError());
-        ex.expect_on_device(out.data(), expected.data(), n, grader::Tolerance{}, call.context(), static_cast<const T*>(nullptr),
-                            where);
-    });
+    if (in_l2 && !grader::sanitizer_mode()) grade_in_l2(ex, name, transpose, shape_name, shape);
+    TimedTranspose<T> m(ex, std::string(name) + ", timing matrix", transpose,
+                        timing_shape(grader::timing_elements(2 * sizeof(T)), timing_cols));
+    const grader::Work work = m.work();
     // The baselines run on the same buffers, each timed run prepared and verified as the
     // student's are (Exercise::baseline).
     grader::Cublas blas;
     const char* vendor = sizeof(T) == 4 ? "cuBLAS geam (transpose)" : "cuBLAS geam (double transpose)";
-    grader::Call vendor_call = call.with_launch(vendor, [&] { cublas_transpose(blas, in.data(), out.data(), t.rows, t.cols); });
+    grader::Call vendor_call = m.call.with_launch(vendor, [&] { cublas_transpose(blas, m.in.data(), m.out.data(), m.rows, m.cols); });
     ex.baseline(vendor, work, vendor_call);
     // The second line of thresholds.txt: the grader's own tile of the technique, timed on the
     // same matrix. Where the SMs, not the DRAM, bound a tiled transpose (a GPU with much DRAM
     // bandwidth per SM, or a partition of one under --sms), a fraction of the copy ceiling
     // would ask more than the technique gives; the lower of the two lines applies.
-    grader::Call own_call = call.with_launch(shape_name, [&] { shape(in.data(), out.data(), t.rows, t.cols); });
+    grader::Call own_call = m.call.with_launch(shape_name, [&] { shape(m.in.data(), m.out.data(), m.rows, m.cols); });
     const grader::Baseline own = ex.baseline(shape_name, work, own_call, false);
-    ex.diagnose_slow({slow_like.label, [&] { slow_like.launch(in.data(), out.data(), t.rows, t.cols); }, slow_like.if_like,
+    ex.diagnose_slow({slow_like.label, [&] { slow_like.launch(m.in.data(), m.out.data(), m.rows, m.cols); }, slow_like.if_like,
                       slow_like.otherwise});
-    ex.grade(grader::lower_of(grader::memory_bound(work.bytes), grader::versus(own)), call);
+    ex.grade(grader::lower_of(grader::memory_bound(work.bytes), grader::versus(own)), m.call);
 }
 
 }  // namespace
@@ -380,7 +429,7 @@ GRADER_EXERCISE("02.1 tiled transpose") {
                             "stage a tile in shared memory so that the global reads and the global writes are both coalesced",
                             "the tile helps; now look at the tile's shared-memory traffic and the bytes each thread "
                             "keeps in flight (theory: \"The transpose through a tile\")"},
-                           "the grader's unpadded 64 × 64 tile", launch_tile<float, 64, 0>);
+                           "the grader's unpadded 64 × 64 tile", launch_tile<float, 64, 0>, false);
 }
 
 GRADER_EXERCISE("02.2 padded transpose") {
@@ -392,7 +441,7 @@ GRADER_EXERCISE("02.2 padded transpose") {
                             "spans all 32 banks",
                             "the column reads look conflict-free; keep several loads in flight per thread before the "
                             "first store to the tile (theory: \"What the conflicts cost on this GPU\")"},
-                           "the grader's padded 64 × 64 tile", launch_tile<float, 64, 1>);
+                           "the grader's padded 64 × 64 tile", launch_tile<float, 64, 1>, true);
 }
 
 GRADER_EXERCISE("02.3 double transpose") {
@@ -404,5 +453,5 @@ GRADER_EXERCISE("02.3 double transpose") {
                              "(pad or swizzle)",
                              "the tile helps; count the wavefronts of a column read of 8-byte words again (theory: "
                              "\"8-byte words\")"},
-                            "the grader's padded 64 × 64 tile of doubles", launch_tile<double, 64, 1>);
+                            "the grader's padded 64 × 64 tile of doubles", launch_tile<double, 64, 1>, true);
 }

@@ -6,7 +6,9 @@
 ///
 /// Each is a launcher with the contract's signature (histogram.cuh): it zeroes `bins` on
 /// the default stream, then counts. Grader code: a submission never sees it (the starter
-/// and the references hold their own kernels).
+/// and the references hold their own kernels). A version that stands for a starter's or a
+/// reference's kernel runs a copy of it (`// copy of` in histogram_versions.cu), launched
+/// with the grid and block of that file's launcher.
 #pragma once
 #include <cstddef>
 
@@ -16,10 +18,10 @@ enum class HistogramVersion {
     privatized,         ///< bins in shared memory per block, one byte per thread (05.1's reference, 05.2's starter)
     interleaved_bytes,  ///< as many blocks as fit, grid-stride loop over single bytes
     contiguous_bytes,   ///< as many blocks as fit, each thread a contiguous chunk of single bytes
-    interleaved_uint4,  ///< grid-stride over 16-byte loads: 05.2's reference, 05.3's starter
-    contiguous_uint4,   ///< each thread a contiguous chunk of 16-byte loads
+    interleaved_uint4,  ///< grid-stride over 16-byte loads, two in flight: 05.2's reference, 05.3's starter
+    contiguous_uint4,   ///< each thread a contiguous chunk of 16-byte loads, one at a time
     warp_aggregated,    ///< 16-byte loads, one shared atomic per distinct value of a warp (__match_any_sync)
-    per_lane_copies,    ///< 16-byte loads, 32 copies of the bins, one per lane (05.3's reference)
+    per_lane_copies,    ///< 16-byte loads, two in flight, 32 copies of the bins, one per lane (05.3's reference)
 };
 
 /// Runs one version: zeroes `bins`, then counts the n bytes of `in` into them.

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The grader's N-body kernels (see nbody_variants.cuh). Grader code: students never edit
-// or link their own version of it.
+// or link their own version of it. A variant that stands for a course kernel (a starter's
+// or a reference's) runs a copy of it, marked `// copy of` and checked by
+// tools/tests/test_kernel_copies.py, launched as its file launches it: the teaching table,
+// the slow diagnoses and 08.3's baseline then time the kernel the student starts from or
+// aims at, down to the order of its additions.
 #include <stdexcept>
 #include <string>
 
@@ -37,7 +41,8 @@ __device__ __forceinline__ float inv_cube(float r2) {
     }
 }
 
-// The interaction as every reference writes it: eps2 first, so each square is one FFMA.
+// The interaction as 08.2's and 08.3's references write it: eps2 first, so each square is
+// one FFMA, and m·(r·r·r). (08.1's files sum r2 from dx² and take m·r·r·r: see tiled below.)
 template <InvCube M>
 __device__ __forceinline__ void add_interaction(float4 me, float4 other, float eps2, float3& a) {
     const float dx = other.x - me.x, dy = other.y - me.y, dz = other.z - me.z;
@@ -58,7 +63,111 @@ __device__ __forceinline__ void store(float4* acc, int i, int n, float3 a) {
 
 int blocks_for(int n, int bodies_per_block) { return (n + bodies_per_block - 1) / bodies_per_block; }
 
+// ------------------------------------------------------------------ the course's kernels
+// Each in a namespace of its own, beside copies of what it uses from its file under the same
+// names (add_interaction, kBlock, kTile, kUnroll): the files give add_interaction different
+// bodies.
+
+// 08.1's starter (naive) and reference (tiled), which is 08.2's starter: 1 / sqrtf, r2
+// summed from dx², m·r·r·r.
+namespace tiled {
+
+constexpr int kBlock = 256;  // as in the three files
+
+// copy of starter/08-nbody/1_tiled.cu: add_interaction
+// copy of solutions/08-nbody/1_tiled.cu: add_interaction
+// copy of starter/08-nbody/2_unrolled.cu: add_interaction
+__device__ __forceinline__ void add_interaction(float4 me, float4 other, float eps2, float3& a) {
+    const float dx = other.x - me.x, dy = other.y - me.y, dz = other.z - me.z;
+    const float r2 = dx * dx + dy * dy + dz * dz + eps2;
+    const float inv = 1.0f / sqrtf(r2);
+    const float s = other.w * inv * inv * inv;
+    a.x += dx * s;
+    a.y += dy * s;
+    a.z += dz * s;
+}
+
+// copy of starter/08-nbody/1_tiled.cu: nbody_naive_kernel
+__global__ void naive_kernel(const float4* __restrict__ pos_mass, float4* __restrict__ acc, int n, float eps2) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    const float4 me = pos_mass[i];
+    float3 a = make_float3(0.f, 0.f, 0.f);
+    for (int j = 0; j < n; ++j) add_interaction(me, pos_mass[j], eps2, a);
+    acc[i] = make_float4(a.x, a.y, a.z, 0.f);
+}
+
+// copy of solutions/08-nbody/1_tiled.cu: nbody_tiled_kernel
+// copy of starter/08-nbody/2_unrolled.cu: nbody_runtime_tile_kernel
+__global__ void tiled_kernel(const float4* __restrict__ pos_mass, float4* __restrict__ acc, int n, float eps2) {
+    extern __shared__ float4 tile[];
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    const float4 me = i < n ? pos_mass[i] : make_float4(0.f, 0.f, 0.f, 0.f);
+    float3 a = make_float3(0.f, 0.f, 0.f);
+    for (int base = 0; base < n; base += blockDim.x) {
+        const int j = base + threadIdx.x;
+        if (j < n) tile[threadIdx.x] = pos_mass[j];
+        __syncthreads();
+        const int count = min(int(blockDim.x), n - base);
+        for (int k = 0; k < count; ++k) add_interaction(me, tile[k], eps2, a);
+        __syncthreads();
+    }
+    if (i < n) acc[i] = make_float4(a.x, a.y, a.z, 0.f);
+}
+
+}  // namespace tiled
+
+// 08.2's reference, which is 08.3's starter and baseline: tiles of 256 fixed at compile
+// time, the last one padded, unrolled 16 times, rsqrtf. (fixed_kernel below computes the
+// same for P = 1, but it is not the file's code.)
+namespace unrolled {
+
+constexpr int kTile = 256;   // as in both files
+constexpr int kUnroll = 16;  // as in both files
+
+// copy of solutions/08-nbody/2_unrolled.cu: add_interaction
+// copy of starter/08-nbody/3_split.cu: add_interaction
+__device__ __forceinline__ void add_interaction(float4 me, float4 other, float eps2, float3& a) {
+    const float dx = other.x - me.x, dy = other.y - me.y, dz = other.z - me.z;
+    const float r2 = dx * dx + (dy * dy + (dz * dz + eps2));
+    const float inv = rsqrtf(r2);
+    const float s = other.w * (inv * inv * inv);
+    a.x += dx * s;
+    a.y += dy * s;
+    a.z += dz * s;
+}
+
+// copy of solutions/08-nbody/2_unrolled.cu: nbody_unrolled_kernel
+// copy of starter/08-nbody/3_split.cu: nbody_one_per_body_kernel
+__global__ void __launch_bounds__(kTile)
+    unrolled_kernel(const float4* __restrict__ pos_mass, float4* __restrict__ acc, int n, float eps2) {
+    __shared__ float4 tile[kTile];
+    const int i = blockIdx.x * kTile + threadIdx.x;
+    const float4 me = i < n ? pos_mass[i] : make_float4(0.f, 0.f, 0.f, 0.f);
+    float3 a = make_float3(0.f, 0.f, 0.f);
+    for (int base = 0; base < n; base += kTile) {
+        const int j = base + threadIdx.x;
+        tile[threadIdx.x] = j < n ? pos_mass[j] : make_float4(0.f, 0.f, 0.f, 0.f);
+        __syncthreads();
+#pragma unroll kUnroll
+        for (int k = 0; k < kTile; ++k) add_interaction(me, tile[k], eps2, a);
+        __syncthreads();
+    }
+    if (i < n) acc[i] = make_float4(a.x, a.y, a.z, 0.f);
+}
+
+// With the grid and block of 2_unrolled.cu's and 3_split.cu's launchers.
+static_assert(kTile == kBlock && kUnroll == kReferenceUnroll,
+              "the 08.2 reference is the tile-256, unroll-16 row of tiled_fixed");
+void launch(const float4* pos_mass, float4* acc, int n, float eps2) {
+    unrolled_kernel<<<(n + kTile - 1) / kTile, kTile>>>(pos_mass, acc, n, eps2);
+}
+
+}  // namespace unrolled
+
 // ------------------------------------------------------------------ one thread per body
+// The shapes of tiled's two kernels with add_interaction<M> above (eps2 first): the
+// table's rsqrtf rows, which stand for no course file.
 
 template <InvCube M>
 __global__ void naive_kernel(const float4* __restrict__ pos_mass, float4* __restrict__ acc, int n, float eps2) {
@@ -270,7 +379,9 @@ void naive(const float4* pos_mass, float4* acc, int n, float eps2, InvCube math)
     const int blocks = blocks_for(n, kBlock);
     switch (math) {
         case InvCube::rsqrt: naive_kernel<InvCube::rsqrt><<<blocks, kBlock>>>(pos_mass, acc, n, eps2); break;
-        case InvCube::recip_sqrt: naive_kernel<InvCube::recip_sqrt><<<blocks, kBlock>>>(pos_mass, acc, n, eps2); break;
+        case InvCube::recip_sqrt:  // the 08.1 starter, with its file's grid and block
+            tiled::naive_kernel<<<(n + tiled::kBlock - 1) / tiled::kBlock, tiled::kBlock>>>(pos_mass, acc, n, eps2);
+            break;
         default: unsupported("naive kernel with math", int(math));
     }
 }
@@ -282,9 +393,11 @@ void tiled_runtime(const float4* pos_mass, float4* acc, int n, float eps2, InvCu
         case InvCube::rsqrt:
             tiled_runtime_kernel<InvCube::rsqrt><<<blocks, kBlock, shared>>>(pos_mass, acc, n, eps2);
             break;
-        case InvCube::recip_sqrt:
-            tiled_runtime_kernel<InvCube::recip_sqrt><<<blocks, kBlock, shared>>>(pos_mass, acc, n, eps2);
+        case InvCube::recip_sqrt: {  // the 08.1 reference, with its file's grid, block and shared memory
+            const int grid = (n + tiled::kBlock - 1) / tiled::kBlock;
+            tiled::tiled_kernel<<<grid, tiled::kBlock, tiled::kBlock * sizeof(float4)>>>(pos_mass, acc, n, eps2);
             break;
+        }
         default: unsupported("run-time tile kernel with math", int(math));
     }
 }
@@ -297,7 +410,7 @@ void tiled_fixed(const float4* pos_mass, float4* acc, int n, float eps2, InvCube
             case 2: return launch_fixed<InvCube::rsqrt, 2>(pos_mass, acc, n, eps2);
             case 4: return launch_fixed<InvCube::rsqrt, 4>(pos_mass, acc, n, eps2);
             case 8: return launch_fixed<InvCube::rsqrt, 8>(pos_mass, acc, n, eps2);
-            case 16: return launch_fixed<InvCube::rsqrt, 16>(pos_mass, acc, n, eps2);
+            case 16: return unrolled::launch(pos_mass, acc, n, eps2);  // the 08.2 reference
             case 256: return launch_fixed<InvCube::rsqrt, 256>(pos_mass, acc, n, eps2);
             default: unsupported("unroll factor", unroll);
         }
@@ -313,14 +426,14 @@ void tiled_fixed(const float4* pos_mass, float4* acc, int n, float eps2, InvCube
 }
 
 void one_thread_per_body(const float4* pos_mass, float4* acc, int n, float eps2) {
-    launch_fixed<InvCube::rsqrt, kReferenceUnroll>(pos_mass, acc, n, eps2);
+    unrolled::launch(pos_mass, acc, n, eps2);
 }
 
 void split(const float4* pos_mass, float4* acc, int n, float eps2, int threads_per_body) {
     constexpr auto M = InvCube::rsqrt;
     constexpr int U = kReferenceUnroll;
     switch (threads_per_body) {
-        case 1: return launch_fixed<M, U, 1>(pos_mass, acc, n, eps2);
+        case 1: return unrolled::launch(pos_mass, acc, n, eps2);  // the 08.3 starter
         case 2: return launch_fixed<M, U, 2>(pos_mass, acc, n, eps2);
         case 4: return launch_fixed<M, U, 4>(pos_mass, acc, n, eps2);
         case 8: return launch_fixed<M, U, 8>(pos_mass, acc, n, eps2);

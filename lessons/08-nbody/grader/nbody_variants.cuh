@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: MIT
 /// @file
-/// @brief The grader's own N-body kernels for lesson 08: the starters' shapes (timed when a
-///        submission is too slow), the versions the teaching table compares, the baseline
-///        of exercise 08.3, and the sums of magnitudes the checks derive their bounds from.
+/// @brief The grader's own N-body kernels for lesson 08: copies of the starters' and the
+///        references' kernels (timed when a submission is too slow), the versions the
+///        teaching table compares, the baseline of exercise 08.3, and the sums of
+///        magnitudes the checks derive their bounds from.
 ///
 /// Grader code: students never edit or link their own version of it. Every launcher
 /// computes the same accelerations as the contract (nbody.cuh) on the default stream,
-/// except layout_* (the same bodies in other layouts) and magnitudes().
+/// except layout_* (the same bodies in other layouts) and magnitudes(). Where a launcher
+/// stands for a starter's or a reference's kernel (noted below), it runs a copy of that
+/// kernel (`// copy of` in nbody_variants.cu) with the grid, block and shared memory of
+/// that file's launcher; the grader's own variants add r2 from eps2 and take m·(r·r·r), as
+/// 08.2's reference does.
 #pragma once
 #include <cuda_runtime.h>
 
@@ -21,26 +26,29 @@ enum class InvCube {
     double_math,   ///< 1 / (r² √r²) in double, as a stray double literal or pow(float, double) does
 };
 
-/// One thread per body; every body read from global memory in the inner loop (the starter
-/// of 08.1, with `math` = recip_sqrt).
+/// One thread per body; every body read from global memory in the inner loop. With `math`
+/// = recip_sqrt the 08.1 starter's kernel; rsqrt the grader's own.
 void naive(const float4* pos_mass, float4* acc, int n, float eps2, InvCube math);
 
 /// One thread per body; tiles of 256 bodies in dynamic shared memory, the inner loop's trip
-/// count known only at run time (the reference of 08.1 and starter of 08.2 with recip_sqrt).
+/// count known only at run time. With recip_sqrt the 08.1 reference's kernel (08.2's
+/// starter); rsqrt the grader's own.
 void tiled_runtime(const float4* pos_mass, float4* acc, int n, float eps2, InvCube math);
 
 /// Tiles of 256 fixed at compile time, the last one padded with massless bodies, the inner
 /// loop unrolled `unroll` times. Instantiated: rsqrt with unroll 1, 2, 4, 8, 16 or 256; the
-/// other maths with unroll kReferenceUnroll.
+/// other maths with unroll kReferenceUnroll. rsqrt with kReferenceUnroll is the 08.2
+/// reference's kernel.
 void tiled_fixed(const float4* pos_mass, float4* acc, int n, float eps2, InvCube math, int unroll);
 inline constexpr int kReferenceUnroll = 16;
 
-/// The baseline of 08.3 and its starter's shape: tiled_fixed with rsqrt and the reference
-/// unroll, one thread per body, blocks of 256.
+/// The baseline of 08.3: its starter's kernel, which is the 08.2 reference's (tiled_fixed
+/// with rsqrt and kReferenceUnroll), one thread per body, blocks of 256.
 void one_thread_per_body(const float4* pos_mass, float4* acc, int n, float eps2);
 
 /// tiled_fixed with `threads_per_body` (1, 2, 4, 8 or 16) threads per body, each taking one
-/// part of every tile; partial sums added through shared memory.
+/// part of every tile; partial sums added through shared memory. 1 is one_thread_per_body;
+/// the others are the grader's own, not the 08.3 reference's kernel (which picks P itself).
 void split(const float4* pos_mass, float4* acc, int n, float eps2, int threads_per_body);
 
 /// A body as the notes' array of structures holds it: seven floats, 28 bytes.
