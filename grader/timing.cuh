@@ -30,11 +30,6 @@ struct TimingOptions {
                            ///< enough when it took over 20 ms: the rest are skipped)
     int runs = 21;         ///< timed runs at most; the median is the figure
     bool flush_l2 = true;  ///< overwrite a buffer twice the L2 size before each run
-    /// For calls of a few microseconds on data the L2 holds (lesson 02's bank-conflict
-    /// grades): no flush, so the inputs the run's hooks just wrote stay in the L2, and a
-    /// short kernel (kHoldUs) keeps the GPU busy while the call is enqueued, so that the
-    /// events time the GPU's work and not the host's launch latency. Events only.
-    bool l2_resident = false;
     Clock clock = Clock::events;
     /// Asked after each timed run with the samples so far: true stops the timing there (a
     /// verdict the remaining runs could not change: stats.hpp, speed_decided).
@@ -43,6 +38,11 @@ struct TimingOptions {
     /// least). Teaching tables use it (TeachingTable::kRowBudgetMs): a slow row's figure
     /// needs no median of five.
     double budget_ms = 0;
+    /// For calls of a few microseconds on data the L2 holds (lesson 02's bank-conflict
+    /// grades): no flush, so the inputs the run's hooks just wrote stay in the L2, and a
+    /// short kernel (kHoldUs) keeps the GPU busy while the call is enqueued, so that the
+    /// events time the GPU's work and not the host's launch latency. Events only.
+    bool l2_resident = false;
 };
 
 /// Called outside the timed interval with the run's index (warm-ups first, from 0).
