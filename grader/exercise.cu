@@ -128,6 +128,11 @@ void Exercise::prepare(Call& call, bool timed) {
             case Call::Role::scratch: b.memory->fill(kPoisonByte); break;
         }
     }
+    // The fills above go to the legacy default stream, which streams made with
+    // cudaStreamNonBlocking do not wait for (nor, under --sms, any stream: a green context's
+    // default stream is not the legacy one). The call starts once they are done, or a
+    // launcher's copies could read the poison that is still being written.
+    CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 void Exercise::check_after(Call& call, const std::string& which, bool verify) {

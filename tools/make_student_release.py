@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Writes the course as students get it: without the references and the known-bad variants.
+"""Writes the course as students get it: without the references and the known-bad and known-good
+variants.
 
     python3 tools/make_student_release.py OUT [--untracked] [--force] [--check]
 
 The files come from `git ls-files` (so build folders, results and anything else git
 ignores never leak); --untracked adds the files git does not track yet but would not
 ignore (a lesson being written). Left out (LEFT_OUT below lists the paths): the references
-(solutions/), the known-bad variants (lessons/*/bad/), CI (.ci/), and the instructor's tools
+(solutions/), the known-bad and known-good variants (lessons/*/bad/, lessons/*/good/: the
+latter are correct solutions), CI (.ci/), and the instructor's tools
 with their tests and page: the GPU self-test, the class grader and this script.
 
 Rewritten, in every Markdown file: a block between `<!-- student-release: omit -->` and
@@ -21,7 +23,7 @@ goes: a parenthetical, a clause of a ';' list, a sentence, a table row, a line o
 (rewrite_mentions). In meson.options, the default of `revision` becomes the source's
 `git describe`, so results files name the release.
 
-The lessons' meson.build files are copied unchanged: their 'bad' lists are read only by
+The lessons' meson.build files are copied unchanged: their 'bad' and 'good' lists are read only by
 a build configured with -Dkernels=solutions, which needs solutions/ and so stops at
 configure time in a release ("solutions is not a folder") before any of them is read.
 Stripping them would be a rewrite of Meson code for no effect.
@@ -54,6 +56,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 LEFT_OUT = {
     "solutions/*": None,
     "lessons/*/bad/*": None,
+    "lessons/*/good/*": None,  # unusual but correct kernels: solutions
     ".ci/*": None,
     "tools/gpu_selftest.py": "the course's GPU self-test",
     "tools/tests/test_gpu_selftest.py": None,
@@ -328,8 +331,8 @@ def check_release(out, keep_build=False):
         if not names:
             problems.append("`meson test -C build` ran no test")
         for name, result in sorted(names.items()):
-            if "-bad-" in name:
-                problems.append(f"{name}: a known-bad test exists in the release")
+            if "-bad-" in name or "-good-" in name:
+                problems.append(f"{name}: a known-bad or known-good test exists in the release")
             elif name.startswith("lesson"):
                 doc, why = read_results_file(build / "results" / f"{name}.json")
                 status = doc.get("status") if doc else why

@@ -8,7 +8,8 @@
 /// (r, c) at r * cols + c); `out` receives its transpose, a cols × rows matrix stored
 /// row-major, so out[c * rows + r] = in[r * cols + c]. The grader allocates both (no
 /// overlap, 256-byte aligned; an access outside either is detected), uses sizes that are
-/// not multiples of any tile and times the call on a matrix far larger than the L2 cache.
+/// not multiples of any tile and times the call on a matrix far larger than the L2 cache
+/// (02.2 and 02.3 also on one the L2 holds, below).
 ///
 /// Sizes: 0 ≤ rows ≤ kTransposeMaxSide and 0 ≤ cols ≤ kTransposeMaxSide, and rows · cols
 /// < 2^31 elements. An empty matrix (rows or cols 0) launches nothing: a launch with an
@@ -31,11 +32,14 @@ void transpose_tiled(const float* in, float* out, int rows, int cols);
 
 /// Exercise 02.2 — transpose through a tile without bank conflicts.
 /// Same contract as transpose_tiled(); the threshold is higher, so that the tile whose
-/// column reads hit one bank 32 times does not reach it.
+/// column reads hit one bank 32 times does not reach it. Graded first on a matrix the L2
+/// holds (in and out half of it, timed without flushing the L2), where only shared memory
+/// binds, against the grader's own padded 64 × 64 tile on the same matrix; then as 02.1.
 void transpose_padded(const float* in, float* out, int rows, int cols);
 
 /// Exercise 02.3 — the same transpose with 8-byte elements.
 /// Graded: exact result; bandwidth (16 bytes per element) against the copy ceiling. The
 /// starter ships the naive transpose; a double occupies two banks, so count the conflicts
-/// again before reusing the float tile.
+/// again before reusing the float tile. Like 02.2, graded first on a matrix the L2 holds,
+/// against the grader's padded tile of doubles there.
 void transpose_double(const double* in, double* out, int rows, int cols);
