@@ -1,20 +1,33 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """GPU self-test: builds the references and the starters, runs every lesson, every known-bad
-variant and the grader's unit tests, and checks the course's promises in one table:
+and known-good variant and the grader's unit tests, and checks the course's promises in one
+table:
 
   * every graded exercise of the references PASSES, with its figure at least MARGIN x its
     threshold (exercise NN.0 is a teaching table: INFO, ungraded);
   * every graded exercise of the starters FAILS and, when it fails for being slow, the
     threshold is at least MARGIN x the starter's figure (an exercise whose results carry an
-    overlap note is exempt: its starter may pass);
-  * every known-bad variant is REJECTED for the reason its lesson names;
-  * with --repeat N, no verdict changes between the N runs.
+    overlap note is exempt: its starter may pass). Where the exercise has a mechanism check
+    (a section [NN.N file.cu] of a lessons/*/technique.txt), that check fails an unchanged
+    starter whatever its speed: a thinner starter margin there is listed as a note, not a
+    problem, and so is a starter that changes between FAIL [slow] and FAIL [technique]
+    across repetitions (the starter must still FAIL);
+  * every known-bad variant (a lesson's 'bad' list, tests lessonNN-bad-NAME) is REJECTED for
+    the reason its lesson names;
+  * every known-good variant (a lesson's 'good' list, tests lessonNN-good-NAME: an unusual
+    but correct kernel in place of one reference file) PASSES: its test OK and its results
+    file's exercise PASS;
+  * with --repeat N, no verdict changes between the N runs (known-bad and known-good tests
+    included).
 
 Usage (on a machine with a GPU, from the repository root):
     python3 tools/gpu_selftest.py [--lessons lesson01,lesson06] [--repeat 3] [--no-known-bad]
                                   [--memcheck] [--memcheck-timeout 300] [--build-root DIR]
                                   [--sms all,16,33,66]
+
+--no-known-bad leaves out both kinds of variant, known-bad and known-good (neither is built
+nor run).
 
 With --sms, the test phase runs once per SM count of the list ("all": the whole GPU), each
 test confined to that many SMs (GRADER_SMS, the supervisor's --sms: docs/thresholds.md,
@@ -22,12 +35,13 @@ test confined to that many SMs (GRADER_SMS, the supervisor's --sms: docs/thresho
 repetitions are kept in <build>/selftest/sms-<count>/repK/; memcheck, when asked, runs under
 the list's first count and belongs to its table; --save-measured saves the "all" count only.
 
-Both trees are built once; the test phase (references with their known-bad variants and the
-unit tests, then the starters) runs N times, and each run's results files and Meson test log
-are kept in <build>/selftest/repK/. Reads results files of schema cuda-lessons-results,
-version 1 (docs/results_schema.md). Prints a markdown table, also written to $OUT/selftest.md
-when OUT is set; the same data goes to <build-root>/selftest.json (and $OUT/selftest.json).
-Exit status 0 when every promise holds, 1 otherwise.
+Both trees are built once; the test phase (references with their known-bad and known-good
+variants and the unit tests, then the starters) runs N times, and each run's results files
+and Meson test log are kept in <build>/selftest/repK/. Reads results files of schema
+cuda-lessons-results, version 1 (docs/results_schema.md); a known-good test's file is named
+after its test like any other (lesson02-good-padded-32x32.json). Prints a markdown table, also
+written to $OUT/selftest.md when OUT is set; the same data goes to <build-root>/selftest.json
+(and $OUT/selftest.json). Exit status 0 when every promise holds, 1 otherwise.
 
 Everything that reads results and decides is a plain function of paths and dicts (from
 read_results_file to render_markdown); only the functions after "Building and running" start
@@ -85,6 +99,26 @@ def load_run(ref_dir, sta_dir):
     ref_dir, sta_dir = pathlib.Path(ref_dir), pathlib.Path(sta_dir)
     return {"ref": read_results_dir(ref_dir / "results"), "sta": read_results_dir(sta_dir / "results"),
             "ref_tests": read_testlog(ref_dir / "testlog.json"), "sta_tests": read_testlog(sta_dir / "testlog.json")}
+
+
+def mechanism_exercises(root):
+    """The exercise numbers ("03.2") that have a mechanism check: the section headers
+    [EXERCISE FILE] of root/lessons/*/technique.txt (grader/technique.hpp gives the format).
+    Comments and other lines are ignored; no file, or one that cannot be read, adds nothing
+    (a tree without technique files has no mechanism check)."""
+    numbers = set()
+    for path in sorted(pathlib.Path(root).glob("lessons/*/technique.txt")):
+        try:
+            lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            continue
+        for line in lines:
+            t = line.strip()
+            if t.startswith("[") and t.endswith("]"):
+                words = t[1:-1].split()
+                if len(words) == 2:  # [04.2 2_halo_tile.cu]: the grader refuses any other header
+                    numbers.add(words[0])
+    return numbers
 
 
 # ====================================================================== one exercise
@@ -169,16 +203,65 @@ def bad_exercise(doc):
     return None
 
 
+def is_variant(test):
+    """Whether a test is a known-bad or a known-good variant (lesson01-bad-faults,
+    lesson02-good-padded-32x32) rather than a lesson's own test."""
+    return "-bad-" in test or "-good-" in test
+
+
+def variant_tests(run, lesson, kind):
+    """The names of the lesson's variant tests of one kind ("bad" or "good") in one run: those
+    Meson ran and those that wrote a results file, sorted."""
+    prefix = f"{lesson}-{kind}-"
+    return sorted({n for n in [*run["ref_tests"], *run["ref"]["docs"]] if n.startswith(prefix)})
+
+
 def known_bad(run, lesson):
     """{known-bad test of the lesson: {"result", "returncode", "exercise"}} in one run; the
     result is Meson's (OK: rejected for its named reason)."""
-    prefix = lesson + "-bad-"
-    names = {n for n in list(run["ref_tests"]) + list(run["ref"]["docs"]) if n.startswith(prefix)}
     out = {}
-    for name in sorted(names):
+    for name in variant_tests(run, lesson, "bad"):
         t = run["ref_tests"].get(name, {})
         out[name] = {"result": t.get("result") or "not run", "returncode": t.get("returncode"),
                      "exercise": bad_exercise(run["ref"]["docs"].get(name))}
+    return out
+
+
+def good_status(result, doc, invalid=None):
+    """What a known-good test came to: "OK" when Meson's result is OK and its results file
+    graded its exercise (every exercise it ran) PASS; else what went wrong, in a few words: the
+    first verdict that is not PASS ("FAIL [slow]"), the results' status when they were not
+    graded, "unreadable results" (invalid: the file's problem), Meson's result when there is
+    no results file ("TIMEOUT"), "no exercise ran", or Meson's result when the verdicts hold
+    but the test did not ("Meson FAIL")."""
+    if invalid:
+        return "unreadable results"
+    if doc is None:  # it wrote no results: Meson's result says how it ended
+        return result if result != "OK" else "no results file"
+    if doc.get("status") not in (None, "graded"):
+        return str(doc.get("status"))
+    verdicts = [verdict_text(outcome(e)) for e in doc.get("exercises") or []]
+    wrong = next((v for v in verdicts if v != "PASS"), None)
+    if wrong:
+        return wrong
+    if result != "OK":
+        return f"Meson {result}"
+    return "OK" if verdicts else "no exercise ran"
+
+
+def known_good(run, lesson):
+    """{known-good test of the lesson: {"result", "returncode", "exercise", "status", "message"}}
+    in one run: result and returncode are Meson's, status good_status's ("OK": it passed as it
+    must), message the first failing exercise's message."""
+    out = {}
+    for name in variant_tests(run, lesson, "good"):
+        t = run["ref_tests"].get(name, {})
+        doc = run["ref"]["docs"].get(name)
+        result = t.get("result") or "not run"
+        failing = next((e for e in (doc or {}).get("exercises") or [] if e.get("verdict") != "PASS"), None)
+        out[name] = {"result": result, "returncode": t.get("returncode"), "exercise": bad_exercise(doc),
+                     "status": good_status(result, doc, run["ref"]["invalid"].get(name)),
+                     "message": (failing or {}).get("message") or ""}
     return out
 
 
@@ -189,12 +272,13 @@ def lessons_of(runs):
     names = set()
     for run in runs:
         names |= {n for n in [*run["ref_tests"], *run["ref"]["docs"], *run["ref"]["invalid"]]
-                  if n.startswith("lesson") and "-bad-" not in n}
+                  if n.startswith("lesson") and not is_variant(n)}
     return sorted(names)
 
 
 def rep_cells(run, lesson, name):
-    """One exercise in one repetition: both outcomes, the two margins, the known-bad results."""
+    """One exercise in one repetition: both outcomes, the two margins, the known-bad results
+    (Meson's) and the known-good ones (good_status)."""
     ref = outcome(find_exercise(run["ref"]["docs"].get(lesson), name))
     sta = outcome(find_exercise(run["sta"]["docs"].get(lesson), name))
     r = ref or {}
@@ -204,7 +288,9 @@ def rep_cells(run, lesson, name):
             "pct_ceiling": percent(r.get("fraction_of_ceiling")),
             "pct_vendor": percent(ratio(r.get("figure"), r.get("vendor_figure"))),
             "known_bad": {n: b["result"] for n, b in known_bad(run, lesson).items()
-                          if b["exercise"] == exercise_number(name)}}
+                          if b["exercise"] == exercise_number(name)},
+            "known_good": {n: g["status"] for n, g in known_good(run, lesson).items()
+                           if g["exercise"] == exercise_number(name)}}
 
 
 def span(values):
@@ -226,11 +312,12 @@ def distinct(values):
 
 def summarize(reps):
     """What the table shows of one exercise over the repetitions: the verdicts seen, medians of
-    the figures, min and max of the two margins, each known-bad test's results."""
+    the figures, min and max of the two margins, each known-bad and known-good test's results."""
     def col(side, key):  # one field of the "ref" or "starter" outcome, per repetition
         return [(r[side] or {}).get(key) for r in reps]
 
     bad_names = distinct(n for r in reps for n in r["known_bad"])
+    good_names = distinct(n for r in reps for n in r.get("known_good", {}))
     return {"ref_verdicts": distinct(verdict_text(r["ref"]) for r in reps),
             "ref_figure": median(col("ref", "figure")), "threshold": median(col("ref", "threshold")),
             "ref_thr": span(r["ref_thr"] for r in reps),
@@ -238,7 +325,8 @@ def summarize(reps):
             "starter_verdicts": distinct(verdict_text(r["starter"]) for r in reps),
             "starter_figure": median(col("starter", "figure")),
             "thr_starter": span(r["thr_starter"] for r in reps),
-            "known_bad": {n: [r["known_bad"].get(n, "not run") for r in reps] for n in bad_names}}
+            "known_bad": {n: [r["known_bad"].get(n, "not run") for r in reps] for n in bad_names},
+            "known_good": {n: [r.get("known_good", {}).get(n, "not run") for r in reps] for n in good_names}}
 
 
 def compute_rows(runs):
@@ -284,8 +372,11 @@ def grouped(findings, n):
     return [text + in_reps(idx, n) for text, idx in where.items()]
 
 
-def check_row(row, margin=MARGIN):
-    """(problems, notes) of one exercise over all repetitions: the promises and the margin rule."""
+def check_row(row, margin=MARGIN, mechanism=()):
+    """(problems, notes) of one exercise over all repetitions: the promises and the margin rule.
+    mechanism: the exercise numbers with a mechanism check (mechanism_exercises), which fails an
+    unchanged starter whatever its speed: there a starter that fails for being slow within the
+    margin is a note, not a problem (the starter must still fail)."""
     ex, reps = row["exercise"], row["reps"]
     n = len(reps)
     problems, notes = [], []
@@ -306,15 +397,26 @@ def check_row(row, margin=MARGIN):
         if sta is None or sta["verdict"] != "FAIL":
             problems.append((i, f"{ex}: starter {verdict_text(sta)} — it must fail"))
         elif fails_slow(sta) and r["thr_starter"] is not None and r["thr_starter"] < margin:
-            problems.append((i, f"{ex}: threshold only {r['thr_starter']:.2f} x the starter's figure (need >= {margin:.2f})"))
+            if row["number"] in mechanism:
+                notes.append((i, f"{ex}: threshold only {r['thr_starter']:.2f} x the starter's figure (below {margin:.2f}; "
+                                 f"allowed: the mechanism check separates it, failing the starter whatever its speed)"))
+            else:
+                problems.append((i, f"{ex}: threshold only {r['thr_starter']:.2f} x the starter's figure (need >= {margin:.2f})"))
     return grouped(problems, n), grouped(notes, n)
 
 
-def find_flips(rows, runs):
+# The starter's verdicts of an exercise with a mechanism check, between which a flip is allowed:
+# whether it comes out slower than the threshold (slow) or not (technique) is its thin margin.
+MECHANISM_STARTER_VERDICTS = {"FAIL [slow]", "FAIL [technique]"}
+
+
+def find_flips(rows, runs, mechanism=()):
     """Every verdict that is not the same in all repetitions: per exercise the reference's and the
-    starter's (verdict and reason), per known-bad test whether it was OK. Each flip is
-    {"kind": "reference"|"starter"|"known-bad", "name", "values" (one per repetition), "exempt"};
-    "exempt": the starter of an exercise with an overlap note, whose verdict is not promised."""
+    starter's (verdict and reason), per known-bad test whether it was OK, per known-good test
+    whether it passed. Each flip is {"kind": "reference"|"starter"|"known-bad"|"known-good",
+    "name", "values" (one per repetition), "exempt", "why"}; "exempt": a starter verdict that is
+    not promised, "why" says why: the starter of an exercise with an overlap note, or of one with
+    a mechanism check (mechanism: their numbers) that fails in every repetition, slow or not."""
     if len(runs) < 2:
         return []
     flips = []
@@ -322,20 +424,27 @@ def find_flips(rows, runs):
         for kind, side in (("reference", "ref"), ("starter", "starter")):
             values = [verdict_text(r[side]) for r in row["reps"]]
             if len(set(values)) > 1:
-                flips.append({"kind": kind, "name": row["exercise"], "values": values,
-                              "exempt": kind == "starter" and bool(row["note"])})
+                why = ""
+                if kind == "starter" and row["note"]:
+                    why = "overlap note"
+                elif kind == "starter" and row["number"] in mechanism and set(values) <= MECHANISM_STARTER_VERDICTS:
+                    why = "the mechanism check fails the starter"
+                flips.append({"kind": kind, "name": row["exercise"], "values": values, "exempt": bool(why), "why": why})
     for lesson in lessons_of(runs):
-        per_run = [known_bad(run, lesson) for run in runs]
-        for name in distinct(n for kb in per_run for n in kb):
-            values = [kb.get(name, {}).get("result", "not run") for kb in per_run]
-            if len({v == "OK" for v in values}) > 1:  # OK against not OK; FAIL against TIMEOUT is no flip
-                flips.append({"kind": "known-bad", "name": name, "values": values, "exempt": False})
+        for kind, per_run, key in (("known-bad", [known_bad(run, lesson) for run in runs], "result"),
+                                   ("known-good", [known_good(run, lesson) for run in runs], "status")):
+            for name in distinct(n for v in per_run for n in v):
+                values = [v.get(name, {}).get(key, "not run") for v in per_run]
+                if len({v == "OK" for v in values}) > 1:  # OK against not OK; FAIL against TIMEOUT is no flip
+                    flips.append({"kind": kind, "name": name, "values": values, "exempt": False, "why": ""})
     return flips
 
 
 def flip_text(flip):
-    """One line for a flip: "01.1 x: reference flips: rep1 PASS, rep2 FAIL [slow]"."""
-    return f"{flip['name']}: {flip['kind']} flips: " + ", ".join(f"rep{i + 1} {v}" for i, v in enumerate(flip["values"]))
+    """One line for a flip: "01.1 x: reference flips: rep1 PASS, rep2 FAIL [slow]", with
+    " (allowed: why)" when it is exempt."""
+    return (f"{flip['name']}: {flip['kind']} flips: " + ", ".join(f"rep{i + 1} {v}" for i, v in enumerate(flip["values"]))
+            + (f" (allowed: {flip.get('why') or 'not promised'})" if flip["exempt"] else ""))
 
 
 def wall_times(runs):
@@ -346,7 +455,7 @@ def wall_times(runs):
 
 def lesson_findings(runs, lesson):
     """Problems of a lesson as a whole, as (repetition, text): results that are missing or not
-    graded, known-bad variants not rejected as they must be."""
+    graded, known-bad variants not rejected as they must be, known-good variants that do not pass."""
     findings = []
     for i, run in enumerate(runs):
         doc = run["ref"]["docs"].get(lesson)
@@ -363,6 +472,12 @@ def lesson_findings(runs, lesson):
         for name, b in known_bad(run, lesson).items():
             if b["result"] != "OK":
                 findings.append((i, f"{name}: known-bad variant not rejected as expected ({b['result']}, exit {b['returncode']})"))
+        for name, g in known_good(run, lesson).items():
+            if g["status"] != "OK":
+                meson = f"Meson {g['result']}, exit {g['returncode']}"
+                came = meson if g["status"] in (g["result"], f"Meson {g['result']}") else f"{g['status']}; {meson}"
+                why = f" {shorten(g['message'], 120)}" if g["message"] else ""
+                findings.append((i, f"{name}: known-good variant does not pass ({came}){why}"))
     return findings
 
 
@@ -375,10 +490,11 @@ def memcheck_findings(memcheck, lessons):
             if memcheck["tests"].get(lesson, {}).get("result") != "OK"]
 
 
-def evaluate(runs, memcheck=None, margin=MARGIN):
+def evaluate(runs, memcheck=None, margin=MARGIN, mechanism=()):
     """Everything the self-test reports, from the repetitions' data (load_run) and the memcheck
     phase ({"timed_out", "tests": testlog} or None): rows, flips, wall times, problems, notes.
-    Builds and starts nothing."""
+    mechanism: the exercise numbers with a mechanism check (mechanism_exercises; none by
+    default), whose starter's margin is not promised. Builds and starts nothing."""
     n = len(runs)
     lessons = lessons_of(runs)
     problems, notes = [], []
@@ -390,17 +506,19 @@ def evaluate(runs, memcheck=None, margin=MARGIN):
         problems += grouped(lesson_findings(runs, lesson), n)
     rows = compute_rows(runs)
     for row in rows:
-        p, k = check_row(row, margin)
+        p, k = check_row(row, margin, mechanism)
         problems += p
         notes += k
-    flips = find_flips(rows, runs)
+    flips = find_flips(rows, runs, mechanism)
     for f in flips:
-        (notes if f["exempt"] else problems).append(flip_text(f) + (" (allowed: overlap note)" if f["exempt"] else ""))
+        (notes if f["exempt"] else problems).append(flip_text(f))
     unit_tests = [run["ref_tests"].get("grader", {}).get("result", "not run") for run in runs]
     problems += grouped([(i, f"grader unit tests: {r}") for i, r in enumerate(unit_tests) if r != "OK"], n)
     problems += memcheck_findings(memcheck, lessons)
     mapped = {b for row in rows for b in row["summary"]["known_bad"]}
     unmapped = sorted({b for run in runs for lesson in lessons for b in known_bad(run, lesson)} - mapped)
+    mapped_good = {g for row in rows for g in row["summary"]["known_good"]}
+    unmapped_good = sorted({g for run in runs for lesson in lessons for g in known_good(run, lesson)} - mapped_good)
     gpus = [d["gpu"] for run in runs for d in run["ref"]["docs"].values() if isinstance(d.get("gpu"), dict)]
     gpu = next((g.get("name") for g in gpus), None)
     # The SMs the run used and the GPU's (sms_total: results files since --sms; older ones lack it).
@@ -408,6 +526,7 @@ def evaluate(runs, memcheck=None, margin=MARGIN):
     sms_total = next((g.get("sms_total") for g in gpus if g.get("sms_total") is not None), sms)
     return {"margin": margin, "repetitions": n, "gpu": gpu, "sms": sms, "sms_total": sms_total, "rows": rows, "flips": flips,
             "wall_times": wall_times(runs), "unit_tests": unit_tests, "unmapped_known_bad": unmapped,
+            "unmapped_known_good": unmapped_good, "mechanism": sorted(mechanism),
             "memcheck": memcheck, "problems": problems, "notes": notes}
 
 
@@ -428,17 +547,24 @@ def fmt_span(lo_hi, digits=2, suffix=""):
 
 
 COLUMNS = ["exercise", "ref", "ref figure", "threshold", "ref/thr", "ref % ceil", "ref % vendor",
-           "starter", "starter figure", "thr/starter", "known-bad"]
+           "starter", "starter figure", "thr/starter", "known-bad", "known-good"]
+
+
+def variant_cell(results, kind):
+    """The known-bad or known-good column of a row: "faults:ok chunked:OK/FAIL", each test by
+    the name its lesson gives it, "ok" when it came out OK in every repetition, else what it
+    came to in each ("FAIL [slow]" for a known-good one); "—" when the exercise has none."""
+    return " ".join(name.split(f"-{kind}-", 1)[1] + ":" + ("ok" if set(values) == {"OK"} else "/".join(distinct(values)))
+                    for name, values in results.items()) or "—"
 
 
 def table_cells(row):
     """The table's cells for one row (COLUMNS)."""
     s = row["summary"]
-    bad = [name.split("-bad-", 1)[1] + ":" + ("ok" if set(results) == {"OK"} else "/".join(distinct(results)))
-           for name, results in s["known_bad"].items()]
     return [row["exercise"], " / ".join(s["ref_verdicts"]), fmt(s["ref_figure"]), fmt(s["threshold"]), fmt_span(s["ref_thr"]),
             fmt(s["pct_ceiling"], "%"), fmt(s["pct_vendor"], "%"), " / ".join(s["starter_verdicts"]),
-            fmt(s["starter_figure"]), fmt_span(s["thr_starter"]), " ".join(bad) or "—"]
+            fmt(s["starter_figure"]), fmt_span(s["thr_starter"]), variant_cell(s["known_bad"], "bad"),
+            variant_cell(s.get("known_good", {}), "good")]
 
 
 def units_line(rows):
@@ -475,7 +601,7 @@ def render_markdown(report):
              f"{fmt(report.get('elapsed_s'))} s · {n} repetition{'s' if n > 1 else ''} · margin {m:.2f}"]
     lines += [x for x in [units_line(rows)] if x]
     lines.append(f"ref/thr = reference figure / threshold; thr/starter = the starter run's threshold / its figure; "
-                 f"both >= {m:.2f} (docs/thresholds.md, Margins)"
+                 f"both >= {m:.2f} (docs/thresholds.md, Margins; thr/starter only where no mechanism check fails the starter)"
                  + (f"; over {n} repetitions: min..max of the ratios, medians of the figures" if n > 1 else ""))
     lines.append("| " + " | ".join(h.ljust(w) for h, w in zip(COLUMNS, widths)) + " |")
     lines.append("|" + "|".join("-" * (w + 2) for w in widths) + "|")
@@ -485,6 +611,8 @@ def render_markdown(report):
                  f" · memcheck of the references: {memcheck_text(report['memcheck'])}")
     if report["unmapped_known_bad"]:
         lines.append("known-bad tests whose exercise is not in the table: " + ", ".join(report["unmapped_known_bad"]))
+    if report.get("unmapped_known_good"):
+        lines.append("known-good tests whose exercise is not in the table: " + ", ".join(report["unmapped_known_good"]))
     lines += [f"note: {x}" for x in report["notes"]]
     problems = report["problems"]
     lines.append("all promises hold" if not problems else "PROBLEMS:\n  " + "\n  ".join(problems))
@@ -529,12 +657,12 @@ def sms_heading(report):
     return f" · {shape} (--sms={count})"
 
 
-def evaluate_sweep(groups, memcheck=None, margin=MARGIN):
+def evaluate_sweep(groups, memcheck=None, margin=MARGIN, mechanism=()):
     """One report per SM count: groups is [(count, runs)] in the sweep's order; memcheck belongs
     to the first count's (it ran under it)."""
     reports = []
     for i, (count, runs) in enumerate(groups):
-        report = evaluate(runs, memcheck if i == 0 else None, margin)
+        report = evaluate(runs, memcheck if i == 0 else None, margin, mechanism)
         report["sms_count"] = count
         reports.append(report)
     return reports
@@ -574,15 +702,35 @@ def setup(build, kernels, log, revision=""):
     sh(["meson", "setup", *again, str(build), f"-Dkernels={kernels}", f"-Drevision={revision}"], log)
 
 
-def targets(build, known_bad=True):
-    """The lesson programs and, when `known_bad`, the known-bad variants but those that must not
-    link (meson.build's alias targets), the unit tests, and the default targets ("all": the
-    supervisor grader/grade, which every lesson test runs)."""
-    return ["all", "grader/grader_unit_tests", "lesson_programs"] + (["known_bad_programs"] if known_bad else [])
+# meson.build's aliases of the variants' programs: each is defined only where the build has a
+# program for it (a starters' build has none, and a course may have no known-good variant), and
+# ninja fails on a target it does not know.
+VARIANT_ALIASES = ["known_bad_programs", "known_good_programs"]
+
+
+def targets(known, variants=True):
+    """The lesson programs and, when `variants`, the known-bad variants but those that must not
+    link and the known-good ones (meson.build's alias targets), the unit tests, and the default
+    targets ("all": the supervisor grader/grade, which every lesson test runs). known: the
+    targets the build folder's ninja knows (ninja_targets), or None when that could not be
+    read; a variants' alias it does not know is left out."""
+    wanted = VARIANT_ALIASES if variants else []
+    return ["all", "grader/grader_unit_tests", "lesson_programs"] + [t for t in wanted if known is None or t in known]
+
+
+def parse_ninja_targets(text):
+    """The target names of `ninja -t targets all`'s output ("lesson_programs: phony", one a line)."""
+    return {line.rsplit(": ", 1)[0] for line in text.splitlines() if ": " in line}
+
+
+def ninja_targets(build):
+    """The targets the build folder's ninja knows, or None when ninja cannot list them."""
+    done = subprocess.run(["ninja", "-C", str(build), "-t", "targets", "all"], capture_output=True, text=True, cwd=ROOT)
+    return parse_ninja_targets(done.stdout) if done.returncode == 0 else None
 
 
 def sel_bad(build, sel):
-    """With --lessons, the selected lessons, their known-bad tests and the unit tests."""
+    """With --lessons, the selected lessons, their known-bad and known-good tests and the unit tests."""
     if not sel:
         return []
     listed = subprocess.run(["meson", "test", "-C", str(build), "--list", "--no-rebuild"], capture_output=True,
@@ -617,9 +765,9 @@ def archive(build, name, setup_name=""):
 
 
 def run_repetition(ref, sta, ref_which, sta_which, name, log, env=None):
-    """One test phase: the references (lessons, known-bad, unit tests), then the starters, each
-    archived under `name`; returns the repetition as load_run reads it. env: added to the
-    tests' environment (an SM count of a sweep)."""
+    """One test phase: the references (lessons, known-bad, known-good, unit tests), then the
+    starters, each archived under `name`; returns the repetition as load_run reads it. env:
+    added to the tests' environment (an SM count of a sweep)."""
     for b in (ref, sta):
         clear_outputs(b)
     sh(["meson", "test", "-C", str(ref), "--no-rebuild"] + ref_which, log, check=False, env=env)
@@ -674,7 +822,8 @@ def parse_args(argv=None):
     ap.add_argument("--repeat", type=positive_int, default=1, metavar="N",
                     help="run the test phase N times after one build; any verdict that changes is a problem")
     ap.add_argument("--no-known-bad", action="store_true",
-                    help="a quick pass: the references, the starters and the unit tests, without the known-bad variants")
+                    help="a quick pass: the references, the starters and the unit tests, without the known-bad "
+                         "and the known-good variants (neither is built nor run)")
     ap.add_argument("--memcheck", action="store_true", help="also run the references under compute-sanitizer memcheck")
     ap.add_argument("--memcheck-timeout", type=int, default=300, help="seconds the memcheck run may take")
     ap.add_argument("--build-root", default=str(ROOT / "build-selftest"))
@@ -701,14 +850,16 @@ def main(argv=None):
     setup(ref, "solutions", log, args.revision)
     setup(sta, "starter", log, args.revision)
     # Build everything up front, in parallel: the tests then only run.
-    sh(["ninja", "-C", str(ref)] + targets(ref, not args.no_known_bad), log)
-    sh(["ninja", "-C", str(sta)] + targets(sta, False), log)
+    sh(["ninja", "-C", str(ref)] + targets(ninja_targets(ref), not args.no_known_bad), log)
+    sh(["ninja", "-C", str(sta)] + targets(None, False), log)
     for b in (ref, sta):  # repetitions of an earlier self-test must not be read as this one's
         shutil.rmtree(b / ARCHIVE, ignore_errors=True)
     sel = [x for x in args.lessons.split(",") if x]
-    ref_which = sel_bad(ref, sel) if sel else ["--suite", "lessons", "--suite", "known-bad", "--suite", "grader"]
+    # A suite no test is in selects nothing (Meson runs those of the other suites).
+    ref_which = sel_bad(ref, sel) if sel else ["--suite", "lessons", "--suite", "known-bad", "--suite", "known-good",
+                                               "--suite", "grader"]
     if args.no_known_bad:
-        ref_which = [n for n in sel_bad(ref, sel) if "-bad-" not in n] if sel else ["--suite", "lessons", "--suite", "grader"]
+        ref_which = [n for n in sel_bad(ref, sel) if not is_variant(n)] if sel else ["--suite", "lessons", "--suite", "grader"]
     sta_which = sel or ["--suite", "lessons"]
     # Without --sms, one group with the caller's environment as it is (None: no sweep).
     counts = args.sms or [None]
@@ -721,14 +872,15 @@ def main(argv=None):
     memcheck = run_memcheck(ref, sel or ["--suite", "lessons"], args.memcheck_timeout, log, first_env) if args.memcheck else None
 
     stamp = {"date": time.strftime("%Y-%m-%d"), "elapsed_s": round(time.time() - t0, 1)}
+    mechanism = mechanism_exercises(ROOT)  # the lessons' technique.txt, of the tree this script belongs to
     if args.sms is None:
-        report = evaluate(groups[0][1], memcheck)
+        report = evaluate(groups[0][1], memcheck, mechanism=mechanism)
         report.update(stamp)
         reports = [report]
         text = render_markdown(report)
         data = json.dumps(report, indent=1) + "\n"
     else:
-        reports = evaluate_sweep(groups, memcheck)
+        reports = evaluate_sweep(groups, memcheck, mechanism=mechanism)
         for r in reports:
             r.update(stamp)
         text = render_sweep(reports)

@@ -62,6 +62,12 @@ def bad_doc(name, exercise_name=None, filters=("-tc=01.1*",)):
     return results_doc("lesson01-" + name, ran, filters=list(filters), expect_reject=["fault"])
 
 
+def good_doc(name, exercise_name="01.1 mapping", verdict="PASS", reason="none", filters=("-tc=01.1*",)):
+    """A known-good test's results file (lesson01-good-NAME): the one exercise it ran, if any."""
+    ran = [exercise(exercise_name, verdict, reason, figure=1400, threshold=1000)] if exercise_name else []
+    return results_doc("lesson01-good-" + name, ran, filters=list(filters))
+
+
 def write_folder(folder, docs, tests):
     """An archived run as the self-test keeps it: results/<test>.json and Meson's testlog.json.
     tests: {test name: result} or {test name: (result, duration)}."""
@@ -87,11 +93,13 @@ class Scenario(unittest.TestCase):
         self.addCleanup(tmp.cleanup)
         self.dir = pathlib.Path(tmp.name)
 
-    def rep(self, k, ref, starter, bad=(), duration=6.6):
-        """Repetition k: the references' exercises, the starters', known-bad (doc, Meson result) pairs."""
+    def rep(self, k, ref, starter, bad=(), duration=6.6, good=()):
+        """Repetition k: the references' exercises, the starters', known-bad and known-good
+        (doc, Meson result) pairs."""
         ref_dir, sta_dir = self.dir / "ref" / f"rep{k}", self.dir / "sta" / f"rep{k}"
-        tests = {"lesson01": ("OK", duration), "grader": "OK", **{doc["test"]: result for doc, result in bad}}
-        write_folder(ref_dir, [results_doc("lesson01", [TEACHING] + ref)] + [doc for doc, _ in bad], tests)
+        variants = [*bad, *good]
+        tests = {"lesson01": ("OK", duration), "grader": "OK", **{doc["test"]: result for doc, result in variants}}
+        write_folder(ref_dir, [results_doc("lesson01", [TEACHING] + ref)] + [doc for doc, _ in variants], tests)
         write_folder(sta_dir, [results_doc("lesson01", [TEACHING] + starter, submission="/x/starter")],
                      {"lesson01": "FAIL"})
         return gps.load_run(ref_dir, sta_dir)
@@ -233,6 +241,170 @@ class KnownBad(Scenario):
         self.assertEqual(gps.bad_exercise({"exercises": [], "filters": ["-tce=06.1*", "-tc=06.3 step 3*"]}), "06.3")
         self.assertIsNone(gps.bad_exercise({"exercises": [], "filters": []}))
         self.assertIsNone(gps.bad_exercise(None))
+
+
+class KnownGood(Scenario):
+    REF = [exercise("01.1 mapping", figure=1500, threshold=1000), exercise("01.2 particles", figure=1500, threshold=1000)]
+    STA = [exercise("01.1 mapping", "FAIL", "wrong"), exercise("01.2 particles", "FAIL", "wrong")]
+
+    def test_passing_known_good_holds(self):
+        report = gps.evaluate([self.rep(1, self.REF, self.STA, good=[(good_doc("tiles32"), "OK")],
+                                        bad=[(bad_doc("bad-faults", "01.1 mapping"), "OK")])])
+        self.assertEqual(report["problems"], [])
+        self.assertEqual(self.row(report, "01.1")["summary"]["known_good"], {"lesson01-good-tiles32": ["OK"]})
+        self.assertEqual(self.row(report, "01.2")["summary"]["known_good"], {})
+        self.assertEqual([r["lesson"] for r in report["rows"]], ["lesson01"] * 3)  # a variant is no lesson of its own
+        self.assertEqual(list(report["wall_times"]), ["lesson01"])
+        text = gps.render_markdown(report)
+        header = next(line for line in text.splitlines() if line.startswith("| exercise"))
+        self.assertRegex(header, r"\| known-bad +\| known-good +\|$")
+        row = next(line for line in text.splitlines() if line.startswith("| 01.1"))
+        self.assertRegex(row, r"\| faults:ok +\| tiles32:ok +\|$")
+        self.assertRegex(next(line for line in text.splitlines() if line.startswith("| 01.2")), r"\| — +\| — +\|$")
+        json.dumps(report)
+
+    def test_failing_known_good_is_a_problem(self):
+        report = gps.evaluate([self.rep(1, self.REF, self.STA,
+                                        good=[(good_doc("tiles32", verdict="FAIL", reason="slow"), "FAIL"),
+                                              (good_doc("swizzled", "01.2 particles"), "OK")])])
+        self.assertEqual(report["problems"],
+                         ["lesson01-good-tiles32: known-good variant does not pass (FAIL [slow]; Meson FAIL, exit 1) FAIL slow"])
+        self.assertEqual(self.row(report, "01.1")["summary"]["known_good"], {"lesson01-good-tiles32": ["FAIL [slow]"]})
+        text = gps.render_markdown(report)
+        self.assertIn("| tiles32:FAIL [slow] ", text)
+        self.assertIn("| swizzled:ok ", text)
+        self.assertIn("PROBLEMS:", text)
+
+    def test_a_test_that_fails_with_a_passing_verdict_is_a_problem(self):
+        report = gps.evaluate([self.rep(1, self.REF, self.STA, good=[(good_doc("tiles32"), "FAIL")])])
+        self.assertEqual(report["problems"],
+                         ["lesson01-good-tiles32: known-good variant does not pass (Meson FAIL, exit 1)"])
+
+    def test_what_a_known_good_test_came_to(self):
+        graded = good_doc("x")
+        self.assertEqual(gps.good_status("OK", graded), "OK")
+        self.assertEqual(gps.good_status("FAIL", good_doc("x", verdict="FAIL", reason="wrong")), "FAIL [wrong]")
+        self.assertEqual(gps.good_status("FAIL", graded), "Meson FAIL")
+        self.assertEqual(gps.good_status("TIMEOUT", None), "TIMEOUT")  # no results file
+        self.assertEqual(gps.good_status("OK", None), "no results file")
+        self.assertEqual(gps.good_status("OK", good_doc("x", None)), "no exercise ran")
+        self.assertEqual(gps.good_status("FAIL", results_doc("lesson01-good-x", [], status="missing_files")),
+                         "missing_files")
+        self.assertEqual(gps.good_status("FAIL", None, "x.json: not readable as JSON"), "unreadable results")
+
+    def test_known_good_flip_is_reported(self):
+        runs = [self.rep(1, self.REF, self.STA, good=[(good_doc("tiles32"), "OK")]),
+                self.rep(2, self.REF, self.STA, good=[(good_doc("tiles32", verdict="FAIL", reason="slow"), "FAIL")]),
+                self.rep(3, self.REF, self.STA, good=[(good_doc("tiles32"), "OK")])]
+        report = gps.evaluate(runs)
+        self.assertEqual([(f["kind"], f["name"]) for f in report["flips"]], [("known-good", "lesson01-good-tiles32")])
+        self.assertIn("lesson01-good-tiles32: known-good flips: rep1 OK, rep2 FAIL [slow], rep3 OK", report["problems"])
+        self.assertIn("lesson01-good-tiles32: known-good variant does not pass (FAIL [slow]; Meson FAIL, exit 1) "
+                      "FAIL slow (repetition 2 of 3)", report["problems"])
+        self.assertIn("| tiles32:OK/FAIL [slow] ", gps.render_markdown(report))
+
+    def test_steady_failure_is_no_flip(self):
+        failing = good_doc("tiles32", verdict="FAIL", reason="slow")
+        report = gps.evaluate([self.rep(k, self.REF, self.STA, good=[(failing, "FAIL")]) for k in (1, 2)])
+        self.assertEqual(report["flips"], [])
+        self.assertEqual(len(report["problems"]), 1)
+        self.assertIn("(all 2 repetitions)", report["problems"][0])
+
+    def test_known_good_without_an_exercise_in_the_table_is_listed(self):
+        elsewhere = good_doc("elsewhere", None, filters=["-tc=01.7*"])  # ran nothing, its filter names no row
+        report = gps.evaluate([self.rep(1, self.REF, self.STA, good=[(elsewhere, "FAIL")])])
+        self.assertEqual(report["unmapped_known_good"], ["lesson01-good-elsewhere"])
+        self.assertIn("known-good tests whose exercise is not in the table: lesson01-good-elsewhere",
+                      gps.render_markdown(report))
+        self.assertEqual(len(report["problems"]), 1)  # and it does not pass: FAIL, no exercise ran
+        self.assertIn("known-good variant does not pass (Meson FAIL", report["problems"][0])
+
+
+class MechanismChecks(Scenario):
+    """A starter that an exercise's mechanism check fails whatever its speed has no margin to keep."""
+    REF = [exercise("03.2 tiles", figure=1500, threshold=1000)]
+    CLOSE = [exercise("03.2 tiles", "FAIL", "slow", figure=980, threshold=1000)]
+
+    def test_technique_files_are_read_for_their_exercises(self):
+        lessons = self.dir / "lessons"
+        (lessons / "03-tiling").mkdir(parents=True)
+        (lessons / "03-tiling" / "technique.txt").write_text(
+            "# [09.9 a comment.cu]\n\n[03.2 2_shared_tiles.cu]\ntheory Tiles\nkernel shared-store tile-loop\n"
+            "hint Walk k in [tiles]\n  [03.4 4_abt.cu]  \nkernel barrier\n")
+        (lessons / "04-convolution").mkdir()
+        (lessons / "04-convolution" / "technique.txt").write_text("[04.1 1_constant_filter.cu]\n[04.9 too many.cu]\n[bad]\n")
+        (lessons / "05-histogram").mkdir()  # no technique file: no mechanism check
+        (lessons / "technique.txt").write_text("[01.1 not_a_lesson.cu]\n")  # not in a lesson's folder
+        self.assertEqual(gps.mechanism_exercises(self.dir), {"03.2", "03.4", "04.1"})
+        self.assertEqual(gps.mechanism_exercises(self.dir / "nowhere"), set())
+
+    def test_the_repository_has_mechanism_checks(self):
+        found = gps.mechanism_exercises(ROOT)
+        self.assertIn("03.2", found)  # lessons/03-tiling/technique.txt
+        for number in found:
+            self.assertRegex(number, r"^\d\d\.\d+$")
+
+    def test_thin_starter_margin_is_a_note(self):
+        runs = [self.rep(1, self.REF, self.CLOSE)]
+        strict = gps.evaluate(runs)
+        self.assertEqual(strict["problems"], ["03.2 tiles: threshold only 1.02 x the starter's figure (need >= 1.10)"])
+        report = gps.evaluate(runs, mechanism={"03.2", "04.1"})
+        self.assertEqual(report["problems"], [])
+        self.assertEqual(report["notes"], ["03.2 tiles: threshold only 1.02 x the starter's figure (below 1.10; "
+                                           "allowed: the mechanism check separates it, failing the starter whatever its speed)"])
+        self.assertIn("note: 03.2 tiles: threshold only 1.02", gps.render_markdown(report))
+        self.assertEqual(report["mechanism"], ["03.2", "04.1"])
+        json.dumps(report)
+
+    def test_other_exercises_keep_the_margin(self):
+        report = gps.evaluate([self.rep(1, self.REF, self.CLOSE)], mechanism={"03.3"})
+        self.assertEqual(len(report["problems"]), 1)
+        self.assertEqual(report["notes"], [])
+
+    def test_the_starter_must_still_fail(self):
+        report = gps.evaluate([self.rep(1, self.REF, [exercise("03.2 tiles", figure=1020, threshold=1000)])],
+                              mechanism={"03.2"})
+        self.assertEqual(report["problems"], ["03.2 tiles: starter PASS — it must fail"])
+
+    def test_reference_margin_is_kept(self):
+        report = gps.evaluate([self.rep(1, [exercise("03.2 tiles", figure=1050, threshold=1000)], self.CLOSE)],
+                              mechanism={"03.2"})
+        self.assertEqual(report["problems"], ["03.2 tiles: reference only 1.05 x its threshold (need >= 1.10)"])
+
+    def test_starter_between_slow_and_technique_is_a_note(self):
+        runs = [self.rep(1, self.REF, self.CLOSE),
+                self.rep(2, self.REF, [exercise("03.2 tiles", "FAIL", "technique", figure=1010, threshold=1000)])]
+        report = gps.evaluate(runs, mechanism={"03.2"})
+        self.assertEqual(report["problems"], [])
+        self.assertTrue(report["flips"][0]["exempt"])
+        self.assertIn("03.2 tiles: starter flips: rep1 FAIL [slow], rep2 FAIL [technique] "
+                      "(allowed: the mechanism check fails the starter)", report["notes"])
+        self.assertEqual(len(gps.evaluate(runs)["problems"]), 2)  # without the check: the flip and the margin
+
+    def test_starter_that_passes_once_still_flips(self):
+        runs = [self.rep(1, self.REF, self.CLOSE),
+                self.rep(2, self.REF, [exercise("03.2 tiles", figure=1010, threshold=1000)])]
+        report = gps.evaluate(runs, mechanism={"03.2"})
+        self.assertFalse(report["flips"][0]["exempt"])
+        self.assertIn("03.2 tiles: starter flips: rep1 FAIL [slow], rep2 PASS", report["problems"])
+        self.assertIn("03.2 tiles: starter PASS — it must fail (repetition 2 of 2)", report["problems"])
+
+
+class Building(unittest.TestCase):
+    def test_variant_aliases_only_where_the_build_defines_them(self):
+        listed = "lesson_programs: phony\nknown_bad_programs: phony\nall: phony\ngrader/grade: cpp_LINKER\n"
+        known = gps.parse_ninja_targets(listed)
+        self.assertEqual(known, {"lesson_programs", "known_bad_programs", "all", "grader/grade"})
+        base = ["all", "grader/grader_unit_tests", "lesson_programs"]
+        self.assertEqual(gps.targets(known), base + ["known_bad_programs"])  # no known-good program: no alias
+        self.assertEqual(gps.targets(known | {"known_good_programs"}), base + ["known_bad_programs", "known_good_programs"])
+        self.assertEqual(gps.targets(None), base + ["known_bad_programs", "known_good_programs"])  # unknown: ask for both
+        self.assertEqual(gps.targets(known, variants=False), base)
+
+    def test_no_known_bad_says_it_covers_both_kinds(self):
+        with contextlib.redirect_stdout(io.StringIO()) as out, self.assertRaises(SystemExit):
+            gps.parse_args(["--help"])
+        self.assertRegex(" ".join(out.getvalue().split()), r"--no-known-bad .*known-bad and the known-good variants")
 
 
 class Reading(Scenario):
