@@ -61,6 +61,11 @@ class Sandbox:
             # Indices as nvidia-smi and Slurm number the GPUs (PCI bus order), not CUDA's own.
             env["CUDA_DEVICE_ORDER"] = "PCI_BUS_ID"
             env["CUDA_VISIBLE_DEVICES"] = str(gpu)
+        else:
+            # No GPU for this command (a build, or --gpus none): bubblewrap binds no device node
+            # then, and without a sandbox CUDA must still see none, or every test would run on
+            # whatever GPU the machine has.
+            env["CUDA_VISIBLE_DEVICES"] = ""
         return env
 
     def wrap(self, argv, cwd, binds=(), devices=False):

@@ -422,6 +422,16 @@ class Cli(unittest.TestCase):
             self.assertIn(word, text)
 
 
+class Environment(unittest.TestCase):
+    def test_a_command_without_a_gpu_sees_none_even_without_a_sandbox(self):
+        env = sandbox.Sandbox("none", ROOT).environment(None, pathlib.Path("/tmp"))
+        self.assertEqual(env["CUDA_VISIBLE_DEVICES"], "")
+
+    def test_a_worker_sees_its_own_gpu_in_bus_order(self):
+        env = sandbox.Sandbox("none", ROOT).environment("1", pathlib.Path("/tmp"))
+        self.assertEqual((env["CUDA_VISIBLE_DEVICES"], env["CUDA_DEVICE_ORDER"]), ("1", "PCI_BUS_ID"))
+
+
 @unittest.skipUnless(sandbox.probe(ROOT) is None, "bubblewrap does not run here")
 class Sandbox(unittest.TestCase):
     """The isolation docs/class_grading.md promises, checked with a shell in the sandbox."""
