@@ -506,6 +506,13 @@ void measure(const Options& o, grader::RunResult& r, grader::ChildSettings& chil
                 line += buf;
             }
         std::printf("   ceilings measured now: %s\n", line.c_str());
+        // A partition keeps the whole GPU's DRAM: say how far that is from a real GPU of its size.
+        if (r.gpu.sms_limited && r.ceilings.has(grader::ceiling::dram_gbs))
+            std::printf("   emulated shape: %d SMs with all of this GPU's DRAM, %.0f GB/s per SM (%.1f x the whole GPU's);"
+                        " memory-bound figures may sit closer to their lines than on a real GPU of %d SMs"
+                        " (docs/thresholds.md, \"Other GPU shapes\")\n",
+                        r.gpu.sms, r.ceilings.get(grader::ceiling::dram_gbs) / r.gpu.sms,
+                        double(r.gpu.sms_total) / r.gpu.sms, r.gpu.sms);
     }
     std::fflush(stdout);
     // Each exercise gets the GPU in its own process, with no context of ours on it. The

@@ -58,8 +58,8 @@ def parser():
     g.add_argument("--students-file", metavar="FILE", help="grade only the entries named in FILE, one a line")
     g.add_argument("--force", action="store_true", help="grade again students already graded")
     g = p.add_argument_group("how")
-    g.add_argument("--jobs", type=int, help="submissions built at once on the CPU (default: a quarter of the cores, "
-                                            "at least 1, at most 4)")
+    g.add_argument("--jobs", type=int, help="submissions built at once on the CPU, sharing its cores (default: one "
+                                            "per GPU; without a GPU a quarter of the cores, at least 1, at most 4)")
     g.add_argument("--gpus", default="auto", help="GPUs to use, one worker each: 0,1 / none / auto (default: "
                                                   "CUDA_VISIBLE_DEVICES if set, else every GPU nvidia-smi lists)")
     g.add_argument("--seed", help="the inputs' seed for every lesson of every student (default: the class's, "
@@ -265,7 +265,10 @@ def main(argv=None):
         raise SystemExit(str(e))
     todo, skipped = select(entries, a, out, lessons, revision)
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1  # Slurm's share
-    jobs = a.jobs or max(1, min(4, cpus // 4))
+    gpus = detect_gpus(a.gpus)
+    # A submission's tests take several times its build: one build per GPU keeps every GPU
+    # fed and gives each build the most cores. Without a GPU the builds are the whole job.
+    jobs = a.jobs or (max(1, min(len(gpus), cpus // 4)) if gpus != [None] else max(1, min(4, cpus // 4)))
     listings = {}
     if todo:
         t0 = time.monotonic()
@@ -277,7 +280,7 @@ def main(argv=None):
               file=sys.stderr)
     s = grading.Settings(course=ROOT, out=out, work=work, starter=ROOT / "starter", lessons=lessons,
                          revision=revision, seed=seed, timeout=a.timeout, jobs=jobs,
-                         ninja_jobs=max(1, cpus // jobs), gpus=detect_gpus(a.gpus), sandbox=box,
+                         ninja_jobs=max(1, cpus // jobs), gpus=gpus, sandbox=box,
                          build_limit=a.build_time_limit, test_limit=a.test_time_limit, meson_options=a.meson_option,
                          keep_work=a.keep_work, max_bytes=a.max_submission_mb << 20, grader_build=grader_build,
                          listings=listings, shipped=copies.Shipped(ROOT))

@@ -9,8 +9,9 @@ names each lesson's exercises, the same list for every student.
 One submission, in two phases, in a build slot (see grade_submissions):
   build (CPU)  stage a read-only copy; compare each lesson's files with the starter's and
                with the kernels shipped with the course (copies.py);
-               `meson setup BUILD -Dkernels=COPY -Dprebuilt_grader=GRADER`; ninja builds
-               every lesson program it can (-k 0: a compile error stops only its lesson).
+               `meson setup BUILD -Dkernels=COPY -Dprebuilt_grader=GRADER`, unless the
+               slot's last submission was configured the same way (clear_build); ninja
+               builds every lesson program it can (-k 0: a compile error stops only its lesson).
   test (GPU)   per lesson, `meson test -C BUILD --no-rebuild lessonNN` with the class's seed:
                `grade` runs the lesson (and reports compile errors, missing files and policy
                findings as its status), writing BUILD/results/lessonNN.json. The build is
@@ -22,6 +23,7 @@ the results files and logs beside it) goes to GRADES/students/<name>/.
 The class: builds run `jobs` at a time on the CPU while the test phases run one at a time
 per GPU, each worker pinned to its GPU (CUDA_VISIBLE_DEVICES)."""
 import datetime
+import hashlib
 import json
 import pathlib
 import queue
@@ -102,16 +104,66 @@ def _left(t0, limit):
     return max(1.0, limit - (time.monotonic() - t0))
 
 
-def clear_build(build):
-    """Empties a slot's build folder of the last submission's build, all of it but Meson's
-    own state (meson-private: the options, the compilers found and their checks), so that
-    configuring the next submission there is a reconfiguration, seconds faster than a first
-    one. Returns whether that state is there."""
+# What a slot keeps from one submission to the next, so that the next one needs no `meson
+# setup`: every file `meson setup` wrote, checked against the hashes taken when it wrote them.
+# Everything the last build or its tests made goes: objects, programs, results, logs, Ninja's
+# state.
+TEST_OUTPUTS = ("results", "meson-logs")  # written by the test phase: never kept
+
+
+def configuration_mark(build):
+    """The record of what configured a slot's build (configure's command, the files the
+    submission lacked, the hash of every file configure wrote). It lies beside the slot, which
+    is all the sandbox can write: no student code can change it."""
     build = pathlib.Path(build)
-    for p in list(build.iterdir()) if build.is_dir() else []:
-        if p.name != "meson-private":
+    return build.parent.parent / (build.parent.name + ".configured.json")
+
+
+def configured_files(build):
+    """{path relative to the build: sha256} of every regular file in the build folder but the
+    test phase's folders and Ninja's own state."""
+    build, found = pathlib.Path(build), {}
+    for p in sorted(build.rglob("*")) if build.is_dir() else []:
+        rel = p.relative_to(build).as_posix()
+        if p.is_symlink() or not p.is_file() or rel.split("/")[0] in TEST_OUTPUTS or rel.startswith(".ninja"):
+            continue
+        found[rel] = hashlib.sha256(p.read_bytes()).hexdigest()
+    return found
+
+
+def clear_build(build):
+    """Empties a slot's build folder of the last submission's build. When every file of the
+    recorded configuration is there unchanged (configuration_mark), those files stay and the
+    record is returned ({"setup": command, "missing": files}): the same
+    configuration needs no `meson setup` at all. Otherwise only Meson's own state stays
+    (meson-private: the options, the compilers found and their checks), so that configuring
+    there is a reconfiguration, seconds faster than a first one, and None is returned."""
+    build, mark = pathlib.Path(build), configuration_mark(build)
+    try:
+        record = json.loads(mark.read_text())
+        files = dict(record["files"])
+    except (OSError, ValueError, KeyError, TypeError):
+        record, files = None, {}
+    now_there = configured_files(build)
+    intact = bool(files) and all(now_there.get(rel) == h for rel, h in files.items())
+    for p in sorted(build.rglob("*"), reverse=True) if build.is_dir() else []:  # files before their folders
+        rel = p.relative_to(build).as_posix()
+        top = rel.split("/")[0]
+        if intact:
+            keep = rel in files or (p.is_dir() and not p.is_symlink() and top not in TEST_OUTPUTS)
+        else:
+            keep = top == "meson-private"
+        if not keep:
             remove_tree(p)
-    return (build / "meson-private" / "coredata.dat").is_file()
+    if not intact:
+        mark.unlink(missing_ok=True)
+        return None
+    return {"setup": record.get("setup"), "missing": record.get("missing")}
+
+
+def is_configured(build):
+    """Whether Meson's state is in the build folder (then `meson setup --reconfigure`)."""
+    return (pathlib.Path(build) / "meson-private" / "coredata.dat").is_file()
 
 
 def build_phase(job, s):
@@ -121,7 +173,7 @@ def build_phase(job, s):
     job.log.write_text(f"# {job.name}: {job.entry.path}\n")
     job.sha256 = entry_hash(job.entry)
     remove_tree(job.copy)
-    configured = clear_build(job.build)
+    kept = clear_build(job.build)
     try:
         job.root, job.notes = stage(job.entry, job.copy, [l.dir for l in s.lessons], s.max_bytes)
     except StagingError as e:
@@ -136,16 +188,28 @@ def build_phase(job, s):
     # Configured as the grader build was (the same options): meson.build refuses otherwise.
     setup = ["meson", "setup", str(job.build), "-Dkernels=" + str(job.root), "-Drevision=" + s.revision,
              "-Ddocs=disabled", "-Dprebuilt_grader=" + str(s.grader_build)] + ["-D" + o for o in s.meson_options]
-    rc, out, late = box.run(setup[:2] + ["--reconfigure"] * configured + setup[2:], cwd=s.course, log=job.log,
-                            binds=binds, devices=True, timeout=_left(job.t0, s.build_limit))
-    if rc != 0 and configured and not late:  # a slot left broken: start it afresh
-        remove_tree(job.build)
-        rc, out, late = box.run(setup, cwd=s.course, log=job.log, binds=binds, devices=True,
-                                timeout=_left(job.t0, s.build_limit))
-    if rc != 0:
-        job.problem = "meson setup failed" + (" (over the time limit)" if late else "") + ":\n" + out[-3000:]
-        job.complete = False  # most likely the machine's, not the student's: a re-run tries again
-        return
+    # What configure reads of a submission is which kernel files it has (meson.build): the
+    # same command and the same files missing give the same configuration, kept from the
+    # last submission in this slot.
+    missing = sorted(l["dir"] + "/" + k for l in job.lessons for k in l["missing"])
+    if kept != {"setup": setup, "missing": missing}:
+        configuration_mark(job.build).unlink(missing_ok=True)
+        configured = is_configured(job.build)
+        rc, out, late = box.run(setup[:2] + ["--reconfigure"] * configured + setup[2:], cwd=s.course, log=job.log,
+                                binds=binds, devices=True, timeout=_left(job.t0, s.build_limit))
+        if rc != 0 and configured and not late:  # a slot left broken: start it afresh
+            remove_tree(job.build)
+            rc, out, late = box.run(setup, cwd=s.course, log=job.log, binds=binds, devices=True,
+                                    timeout=_left(job.t0, s.build_limit))
+        if rc != 0:
+            job.problem = "meson setup failed" + (" (over the time limit)" if late else "") + ":\n" + out[-3000:]
+            job.complete = False  # most likely the machine's, not the student's: a re-run tries again
+            return
+        configuration_mark(job.build).write_text(json.dumps(
+            {"setup": setup, "missing": missing, "files": configured_files(job.build)}))
+    else:
+        with open(job.log, "a") as f:
+            f.write("# configured for the last submission in this slot as for this one: no meson setup\n")
     targets = course_mod.meson_info(job.build)[1]
     wanted = {l.test for l in s.lessons}
     programs = [str(pathlib.Path(t["filename"][0]).relative_to(job.build)) for t in targets
@@ -208,7 +272,8 @@ def test_phase(job, s, gpu):
     args = ["--seed=" + s.seed] if s.seed else []
     args += [f"--timeout={s.timeout}"] if s.timeout else []
     results, logs = job.build / "results", job.build / "meson-logs"
-    results.mkdir(exist_ok=True)
+    for folder in (results, logs):  # meson-logs is not kept between submissions (clear_build)
+        folder.mkdir(exist_ok=True)
     before = {p: set(p.iterdir()) for p in (job.slot, job.build, logs)}
     binds = test_binds(job, s.grader_build)
     for lesson in job.lessons:
@@ -336,7 +401,7 @@ class Progress:
 def grade_submissions(entries, s, progress):
     """Grades the entries: `s.jobs` builds at a time, one test phase at a time per GPU. Each
     submission is copied and built in a slot (GRADES/work/slot-K), emptied for the next
-    one but for Meson's state (clear_build): there is a slot for each build and each GPU
+    one but for its configuration (clear_build): there is a slot for each build and each GPU
     worker, so a submission waiting for a GPU keeps its own while the next is built.
     Returns the records written."""
     gpus = s.gpus or [None]
@@ -389,7 +454,7 @@ def grade_submissions(entries, s, progress):
     for w in workers:
         w.join()
     progress.close()
-    if not s.keep_work:  # no student's files stay; Meson's state does, for the next run
+    if not s.keep_work:  # no student's files stay; the configuration does, for the next run
         for slot in slots:
             remove_tree(slot / "submission")
             clear_build(slot / "build")

@@ -53,7 +53,7 @@ def write_scripts(out, course, submissions, names, seed, forwarded, chunk_size=4
         f"exec {python} {tool} {q(str(pathlib.Path(submissions).resolve()))} "
         f'--out {q(str(out / "parts"))}/"$task" --students-file {q(str(folder))}/chunk-"$task".txt '
         + (f'--work {q(str(pathlib.Path(work).resolve()))}/"$task" ' if work else "") +
-        f"--seed {q(seed)} --jobs {max(1, cpus // 4)} " + " ".join(q(a) for a in forwarded), ""]
+        f"--seed {q(seed)} " + " ".join(q(a) for a in forwarded), ""]
     collect = _header(["--job-name=grade-class-collect", "--ntasks=1", "--time=00:30:00",
                        f"--output={folder}/collect.log"], partition, extra) + [
         "# Written by tools/grade_class.py --slurm: merges the array's parts into the gradebook.",

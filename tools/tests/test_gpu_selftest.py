@@ -93,13 +93,13 @@ class Scenario(unittest.TestCase):
         self.addCleanup(tmp.cleanup)
         self.dir = pathlib.Path(tmp.name)
 
-    def rep(self, k, ref, starter, bad=(), duration=6.6, good=()):
+    def rep(self, k, ref, starter, bad=(), duration=6.6, good=(), **fields):
         """Repetition k: the references' exercises, the starters', known-bad and known-good
-        (doc, Meson result) pairs."""
+        (doc, Meson result) pairs; `fields` override the references' results file's."""
         ref_dir, sta_dir = self.dir / "ref" / f"rep{k}", self.dir / "sta" / f"rep{k}"
         variants = [*bad, *good]
         tests = {"lesson01": ("OK", duration), "grader": "OK", **{doc["test"]: result for doc, result in variants}}
-        write_folder(ref_dir, [results_doc("lesson01", [TEACHING] + ref)] + [doc for doc, _ in variants], tests)
+        write_folder(ref_dir, [results_doc("lesson01", [TEACHING] + ref, **fields)] + [doc for doc, _ in variants], tests)
         write_folder(sta_dir, [results_doc("lesson01", [TEACHING] + starter, submission="/x/starter")],
                      {"lesson01": "FAIL"})
         return gps.load_run(ref_dir, sta_dir)
@@ -131,6 +131,37 @@ class Margins(Scenario):
                                         [exercise("01.1 mapping", "FAIL", "slow", figure=500, threshold=1000)])])
         self.assertEqual(report["problems"], ["01.1 mapping: reference only 1.05 x its threshold (need >= 1.10)"])
         self.assertIn("PROBLEMS:", gps.render_markdown(report))
+
+    def partition(self, sms):
+        """The results file's "gpu" of an H200 confined to `sms` of its 132 SMs (--sms)."""
+        return {"name": "NVIDIA H200", "arch": "sm_90", "sms": sms, "sms_total": 132, "l2_bytes": 62914560,
+                "memory_bytes": 1 << 37}
+
+    def test_thin_memory_bound_margin_in_a_dram_rich_partition_is_a_note(self):
+        ref = [exercise("01.1 mapping", figure=1050, threshold=1000)]
+        sta = [exercise("01.1 mapping", "FAIL", "slow", figure=500, threshold=1000)]
+        report = gps.evaluate([self.rep(1, ref, sta, gpu=self.partition(16))])  # 4814 / 16 = 301 GB/s per SM
+        self.assertEqual(report["problems"], [])
+        self.assertEqual(report["notes"], ["01.1 mapping: reference only 1.05 x its threshold (below 1.10; allowed: "
+                                           "emulation, 301 GB/s of DRAM per SM, more than any real GPU's 54)"])
+
+    def test_thin_margin_stays_a_problem_where_the_partition_is_like_a_real_gpu(self):
+        ref = [exercise("01.1 mapping", figure=1050, threshold=1000)]
+        sta = [exercise("01.1 mapping", "FAIL", "slow", figure=500, threshold=1000)]
+        report = gps.evaluate([self.rep(1, ref, sta, gpu=self.partition(100))])  # 48 GB/s per SM
+        self.assertEqual(len(report["problems"]), 1)
+
+    def test_thin_compute_bound_margin_stays_a_problem_in_any_partition(self):
+        ref = [exercise("01.1 mapping", figure=1050, threshold=1000, unit="GFLOP/s")]
+        sta = [exercise("01.1 mapping", "FAIL", "slow", figure=500, threshold=1000, unit="GFLOP/s")]
+        report = gps.evaluate([self.rep(1, ref, sta, gpu=self.partition(16))])
+        self.assertEqual(report["problems"], ["01.1 mapping: reference only 1.05 x its threshold (need >= 1.10)"])
+
+    def test_a_failing_reference_stays_a_problem_in_any_partition(self):
+        ref = [exercise("01.1 mapping", "FAIL", "slow", figure=950, threshold=1000)]
+        sta = [exercise("01.1 mapping", "FAIL", "slow", figure=500, threshold=1000)]
+        report = gps.evaluate([self.rep(1, ref, sta, gpu=self.partition(16))])
+        self.assertIn("01.1 mapping: reference FAIL [slow]", report["problems"][0])
 
     def test_reference_exactly_at_margin_holds(self):
         report = gps.evaluate([self.rep(1, [exercise("01.1 mapping", figure=1100, threshold=1000)],

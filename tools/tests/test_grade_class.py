@@ -312,17 +312,70 @@ class Grading(unittest.TestCase):
             link.symlink_to(path)  # a link the student left: never followed
             self.assertIsNone(grading.trusted_results(link, 1, "")[0])
 
-    def test_a_slot_keeps_nothing_of_the_last_student_but_mesons_state(self):
+    def slot_build(self, d, files):
+        """A slot's build folder holding `files` (each with its own name as content)."""
+        build = pathlib.Path(d) / "slot-0" / "build"
+        for f in files:
+            (build / f).parent.mkdir(parents=True, exist_ok=True)
+            (build / f).write_text(f)
+        return build
+
+    CONFIGURED = ("meson-private/coredata.dat", "build.ninja", "lesson01.args", "meson-info/intro-targets.json")
+    BUILT = ("lesson01", "lesson01.p/x.o", "liblesson01-student.a.p/mine.cu.o", "results/lesson01.json",
+             "meson-logs/testlog.json", ".ninja_deps")
+
+    def mark(self, build, setup=("meson", "setup"), missing=()):
+        """The record build_phase writes after `meson setup` made CONFIGURED."""
+        grading.configuration_mark(build).write_text(json.dumps(
+            {"setup": list(setup), "missing": list(missing), "files": grading.configured_files(build)}))
+
+    def test_a_new_slot_needs_a_first_configuration(self):
         with tempfile.TemporaryDirectory() as d:
-            build = pathlib.Path(d) / "build"
-            self.assertFalse(grading.clear_build(build))  # a new slot: a first configuration
-            for f in ("meson-private/coredata.dat", "lesson01", "lesson01.p/x.o", "liblesson01-student.a.p/mine.cu.o",
-                      "results/lesson01.json", "meson-logs/testlog.json", ".ninja_log", "build.ninja"):
+            build = pathlib.Path(d) / "slot-0" / "build"
+            self.assertIsNone(grading.clear_build(build))
+            self.assertFalse(grading.is_configured(build))
+
+    def test_a_slot_keeps_its_configuration_and_nothing_of_the_last_student(self):
+        with tempfile.TemporaryDirectory() as d:
+            build = self.slot_build(d, self.CONFIGURED)
+            self.mark(build, missing=["01-coalescing/particles.cu"])
+            self.assertEqual(grading.configuration_mark(build).parent, pathlib.Path(d))  # out of the sandbox's reach
+            for f in self.BUILT + (".ninja_log",):  # Ninja's state goes too
                 (build / f).parent.mkdir(parents=True, exist_ok=True)
-                (build / f).write_text("x")
-            self.assertTrue(grading.clear_build(build))
+                (build / f).write_text("student " + f)
+            kept = grading.clear_build(build)
+            self.assertEqual(kept, {"setup": ["meson", "setup"], "missing": ["01-coalescing/particles.cu"]})
+            files = sorted(p.relative_to(build).as_posix() for p in build.rglob("*") if p.is_file())
+            self.assertEqual(files, sorted(self.CONFIGURED))
+
+    def test_a_changed_configuration_file_means_configuring_again(self):
+        with tempfile.TemporaryDirectory() as d:
+            build = self.slot_build(d, self.CONFIGURED)
+            self.mark(build)
+            (build / "lesson01.args").write_text("--planted")  # whoever changed it, it is not kept
+            (build / "lesson01.p").mkdir()
+            (build / "lesson01.p" / "x.o").write_text("x")
+            self.assertIsNone(grading.clear_build(build))
+            self.assertFalse(grading.configuration_mark(build).exists())
             self.assertEqual([p.relative_to(build).as_posix() for p in sorted(build.rglob("*"))],
                              ["meson-private", "meson-private/coredata.dat"])
+            self.assertTrue(grading.is_configured(build))  # then a reconfiguration
+
+    def test_a_file_added_to_the_configuration_is_removed(self):
+        with tempfile.TemporaryDirectory() as d:
+            build = self.slot_build(d, self.CONFIGURED)
+            self.mark(build)
+            (build / "liblesson01-student.a.p").mkdir()
+            (build / "liblesson01-student.a.p" / "planted.cu.o").write_text("x")  # for the next student's build
+            self.assertIsNotNone(grading.clear_build(build))
+            self.assertFalse((build / "liblesson01-student.a.p" / "planted.cu.o").exists())
+
+    def test_an_unreadable_mark_means_configuring_again(self):
+        with tempfile.TemporaryDirectory() as d:
+            build = self.slot_build(d, self.CONFIGURED)
+            grading.configuration_mark(build).write_text("{not json")
+            self.assertIsNone(grading.clear_build(build))
+            self.assertEqual(sorted(p.name for p in build.iterdir()), ["meson-private"])
 
     def test_a_partial_grading_keeps_the_other_lessons(self):
         with tempfile.TemporaryDirectory() as d:
