@@ -106,6 +106,15 @@ def forwarded(a):
     return out  # not --work: slurm.write_scripts gives each task a folder of its own in it
 
 
+def default_jobs(gpus, cpus):
+    """How many submissions to build at once. A submission's tests take several times its
+    build: one build per GPU keeps every GPU fed and gives each build the most cores. Without
+    a GPU ([None]) the builds are the whole job: a quarter of the cores, at most 4."""
+    if gpus == [None]:
+        return max(1, min(4, cpus // 4))
+    return max(1, min(len(gpus), cpus // 4))
+
+
 def detect_gpus(arg):
     """[GPU ids] to give one worker each; [None] for one worker without a GPU."""
     if arg == "none":
@@ -266,9 +275,7 @@ def main(argv=None):
     todo, skipped = select(entries, a, out, lessons, revision)
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1  # Slurm's share
     gpus = detect_gpus(a.gpus)
-    # A submission's tests take several times its build: one build per GPU keeps every GPU
-    # fed and gives each build the most cores. Without a GPU the builds are the whole job.
-    jobs = a.jobs or (max(1, min(len(gpus), cpus // 4)) if gpus != [None] else max(1, min(4, cpus // 4)))
+    jobs = a.jobs or default_jobs(gpus, cpus)
     listings = {}
     if todo:
         t0 = time.monotonic()

@@ -461,12 +461,21 @@ class Cli(unittest.TestCase):
     def test_lessons_and_gpus(self):
         ls = [LESSON01, course.Lesson("lesson06", "06-reduction", [])]
         self.assertEqual([l.test for l in grade_class.choose_lessons(ls, "06")], ["lesson06"])
+
         self.assertEqual([l.test for l in grade_class.choose_lessons(ls, "lesson01,06-reduction")],
                          ["lesson01", "lesson06"])
         with self.assertRaises(SystemExit):
             grade_class.choose_lessons(ls, "09")
         self.assertEqual(grade_class.detect_gpus("0,1"), ["0", "1"])
         self.assertEqual(grade_class.detect_gpus("none"), [None])
+
+    def test_one_build_per_gpu_and_a_quarter_of_the_cores_without_one(self):
+        self.assertEqual(grade_class.default_jobs(["0"], 16), 1)  # all 16 cores for each build
+        self.assertEqual(grade_class.default_jobs(["0", "1"], 16), 2)
+        self.assertEqual(grade_class.default_jobs([str(g) for g in range(8)], 16), 4)  # 4 cores each at least
+        self.assertEqual(grade_class.default_jobs([None], 16), 4)
+        self.assertEqual(grade_class.default_jobs([None], 2), 1)
+        self.assertEqual(grade_class.default_jobs(["0", "1"], 2), 1)
 
     def test_help_explains_the_options(self):
         text = grade_class.parser().format_help()
