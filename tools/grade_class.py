@@ -110,9 +110,7 @@ def default_jobs(gpus, cpus):
     """How many submissions to build at once. A submission's tests take several times its
     build: one build per GPU keeps every GPU fed and gives each build the most cores. Without
     a GPU ([None]) the builds are the whole job: a quarter of the cores, at most 4."""
-    if gpus == [None]:
-        return max(1, min(4, cpus // 4))
-    return max(1, min(len(gpus), cpus // 4))
+    return max(1, min(4 if gpus == [None] else len(gpus), cpus // 4))
 
 
 def detect_gpus(arg):

@@ -119,15 +119,23 @@ def configuration_mark(build):
     return build.parent.parent / (build.parent.name + ".configured.json")
 
 
+def file_hash(path):
+    """The sha256 of a regular file; None for anything else (absent, a folder, a link)."""
+    path = pathlib.Path(path)
+    if path.is_symlink() or not path.is_file():
+        return None
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
 def configured_files(build):
     """{path relative to the build: sha256} of every regular file in the build folder but the
     test phase's folders and Ninja's own state."""
     build, found = pathlib.Path(build), {}
     for p in sorted(build.rglob("*")) if build.is_dir() else []:
         rel = p.relative_to(build).as_posix()
-        if p.is_symlink() or not p.is_file() or rel.split("/")[0] in TEST_OUTPUTS or rel.startswith(".ninja"):
-            continue
-        found[rel] = hashlib.sha256(p.read_bytes()).hexdigest()
+        h = None if rel.split("/")[0] in TEST_OUTPUTS or rel.startswith(".ninja") else file_hash(p)
+        if h:
+            found[rel] = h
     return found
 
 
@@ -144,8 +152,7 @@ def clear_build(build):
         files = dict(record["files"])
     except (OSError, ValueError, KeyError, TypeError):
         record, files = None, {}
-    now_there = configured_files(build)
-    intact = bool(files) and all(now_there.get(rel) == h for rel, h in files.items())
+    intact = bool(files) and all(file_hash(build / rel) == h for rel, h in files.items())
     for p in sorted(build.rglob("*"), reverse=True) if build.is_dir() else []:  # files before their folders
         rel = p.relative_to(build).as_posix()
         top = rel.split("/")[0]
