@@ -81,6 +81,9 @@ def parser():
     g.add_argument("--keep-work", action="store_true", help="keep the last submission built in each slot as it "
                                                             "was (copy, objects, results), to look into")
     g.add_argument("--max-submission-mb", type=int, default=50, help="largest submission accepted (default 50)")
+    g.add_argument("--teaching-tables", action="store_true",
+                   help="run each lesson's teaching table too (exercise NN.0: ungraded, and about 40 %% of a "
+                        "submission's GPU time; left out by default)")
     g = p.add_argument_group("Slurm")
     g.add_argument("--slurm", action="store_true", help="write a job array (GRADES/slurm/) instead of grading here")
     g.add_argument("--submit", action="store_true", help="with --slurm: submit it (sbatch), and the collect step")
@@ -103,6 +106,7 @@ def forwarded(a):
             f"--sandbox={a.sandbox}", f"--max-submission-mb={a.max_submission_mb}"]
     out += [f"--sandbox-hide={h}" for h in a.sandbox_hide] + [f"--meson-option={m}" for m in a.meson_option]
     out += (["--force"] if a.force else []) + (["--keep-work"] if a.keep_work else [])
+    out += ["--teaching-tables"] if a.teaching_tables else []
     return out  # not --work: slurm.write_scripts gives each task a folder of its own in it
 
 
@@ -287,7 +291,7 @@ def main(argv=None):
                          revision=revision, seed=seed, timeout=a.timeout, jobs=jobs,
                          ninja_jobs=max(1, cpus // jobs), gpus=gpus, sandbox=box,
                          build_limit=a.build_time_limit, test_limit=a.test_time_limit, meson_options=a.meson_option,
-                         keep_work=a.keep_work, max_bytes=a.max_submission_mb << 20, grader_build=grader_build,
+                         keep_work=a.keep_work, teaching_tables=a.teaching_tables, max_bytes=a.max_submission_mb << 20, grader_build=grader_build,
                          listings=listings, shipped=copies.Shipped(ROOT))
     gpus = "none: every lesson will SKIP" if s.gpus == [None] else ",".join(s.gpus)
     print(f"grading {len(todo)} of {len(entries)} submissions"

@@ -12,7 +12,8 @@ One submission, in two phases, in a build slot (see grade_submissions):
                `meson setup BUILD -Dkernels=COPY -Dprebuilt_grader=GRADER`, unless the
                slot's last submission was configured the same way (clear_build); ninja
                builds every lesson program it can (-k 0: a compile error stops only its lesson).
-  test (GPU)   per lesson, `meson test -C BUILD --no-rebuild lessonNN` with the class's seed:
+  test (GPU)   per lesson, `meson test -C BUILD --no-rebuild lessonNN` with the class's seed
+               and, unless --teaching-tables, without the lesson's teaching table (NN.0):
                `grade` runs the lesson (and reports compile errors, missing files and policy
                findings as its status), writing BUILD/results/lessonNN.json. The build is
                read-only meanwhile, but for that results folder and Meson's test logs: student
@@ -43,6 +44,10 @@ from . import verdicts
 from .submissions import StagingError, entry_hash, remove_tree, stage
 
 RECORD_FORMAT, RECORD_VERSION = "cuda-lessons-class-record", 1
+# grade's filter that leaves out each lesson's teaching table (exercise NN.0): it grades
+# nothing, and on an H200 it took 17 of the 46 s of the references' eight lessons (2026-11-27).
+# --teaching-tables keeps it.
+SKIP_TEACHING = "-tce=??.0*"
 LOG_CHARS = 60000  # of each lesson's test output kept in the record (the whole log is kept beside it)
 
 
@@ -54,7 +59,7 @@ class Settings:
         self.lessons, self.revision, self.seed, self.timeout = [], "unknown", "", None
         self.jobs, self.ninja_jobs, self.gpus, self.sandbox = 1, 1, [None], None
         self.build_limit, self.test_limit, self.meson_options = 1800, 7200, []
-        self.keep_work, self.max_bytes = False, 50 << 20
+        self.keep_work, self.max_bytes, self.teaching_tables = False, 50 << 20, False
         # The class's grader build (-Dprebuilt_grader), each lesson's exercise names as the
         # course lists them, and the course's own kernels (copies.Shipped).
         self.grader_build, self.listings, self.shipped = None, {}, None
@@ -278,6 +283,7 @@ def test_phase(job, s, gpu):
         return
     args = ["--seed=" + s.seed] if s.seed else []
     args += [f"--timeout={s.timeout}"] if s.timeout else []
+    args += [] if s.teaching_tables else [SKIP_TEACHING]
     results, logs = job.build / "results", job.build / "meson-logs"
     for folder in (results, logs):  # meson-logs is not kept between submissions (clear_build)
         folder.mkdir(exist_ok=True)

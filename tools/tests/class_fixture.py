@@ -33,6 +33,8 @@ import xml.etree.ElementTree as ET
 import zipfile
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tools"))
+from class_grading.grading import SKIP_TEACHING  # noqa: E402
 STUDENTS = ["compile-error", "extra-folder", "missing-file", "policy-violation", "solutions-copy", "starter-copy"]
 BROKEN = "02-bank-conflicts/1_tiled_transpose.cu"
 MISSING = "01-coalescing/particles.cu"
@@ -118,6 +120,13 @@ def check(out, lessons, gpu):
             if len(names) == len(lesson["kernels"]):
                 kernels.update(dict(zip(names, lesson["kernels"])))
                 paths.update({n: f"{lesson['dir']}/{k}" for n, k in zip(names, lesson["kernels"])})
+        for lesson in records[s]["lessons"]:  # grade was told to leave the teaching table out
+            doc = lesson.get("results")
+            if doc:
+                need(doc.get("filters") == [SKIP_TEACHING], f"{s} / {lesson['test']}: filters {doc.get('filters')!r}, "
+                                                            f"expected [{SKIP_TEACHING!r}]")
+                need(not any(e.get("teaching") for e in doc.get("exercises", [])),
+                     f"{s} / {lesson['test']}: a teaching table ran")
         flagged = 0
         for c in verdict_cols:
             lesson = c if c.startswith("lesson") else "lesson" + c.split(".")[0]

@@ -477,6 +477,23 @@ class Cli(unittest.TestCase):
         self.assertEqual(grade_class.default_jobs([None], 2), 1)
         self.assertEqual(grade_class.default_jobs(["0", "1"], 2), 1)
 
+    def test_teaching_tables_are_left_out_unless_asked_for_also_in_a_slurm_task(self):
+        plain = grade_class.parser().parse_args(["SUBS", "--out", "G"])
+        asked = grade_class.parser().parse_args(["SUBS", "--out", "G", "--teaching-tables"])
+        self.assertFalse(plain.teaching_tables)
+        self.assertNotIn("--teaching-tables", grade_class.forwarded(plain))
+        self.assertIn("--teaching-tables", grade_class.forwarded(asked))
+        self.assertFalse(grading.Settings().teaching_tables)
+        # grade's exclusion filter (grader/wildcard.hpp: * and ? as fnmatch has them) must
+        # match the teaching tables and no graded exercise
+        import fnmatch
+        self.assertTrue(grading.SKIP_TEACHING.startswith("-tce="))
+        pattern = grading.SKIP_TEACHING[len("-tce="):]
+        for name, teaching in (("01.0 coalescing on this GPU", True), ("06.0 reduction table", True),
+                               ("01.1 matrix mapping", False), ("06.7 step 7 grid-stride with shuffles", False),
+                               ("10.0 a table", True), ("10.10 a tenth step", False)):
+            self.assertEqual(fnmatch.fnmatchcase(name, pattern), teaching, name)
+
     def test_help_explains_the_options(self):
         text = grade_class.parser().format_help()
         for word in ("--out", "--only", "--force", "--jobs", "--gpus", "--sandbox", "--slurm", "--slurm-gres",
