@@ -95,6 +95,12 @@ def parser():
     g.add_argument("--slurm-cpus", type=int, default=8, metavar="N", help="#SBATCH --cpus-per-task (default 8)")
     g.add_argument("--slurm-option", metavar="OPTION", action="append", default=[],
                    help="another #SBATCH line, e.g. --slurm-option=--account=gpu101 (repeat)")
+    # What the scripts of --slurm run: the grader job, then each task of the array.
+    g.add_argument("--grader-only", action="store_true",
+                   help="build the class's grader build (--work, default GRADES/work) and stop: the Slurm grader job")
+    g.add_argument("--class-grader", metavar="DIR",
+                   help="a grader build that --grader-only made for the class (the Slurm tasks' option): used "
+                        "read-only where a build here may link it, else this run builds its own")
     return p
 
 
@@ -228,6 +234,21 @@ def collect_main(argv):
     return 0
 
 
+def class_grader(a, work, revision, log):
+    """The grader build of --class-grader when this run may use it (course.shared_refused),
+    else None, having said why: the run then builds its own, as on a partition of GPUs of
+    several kinds, where the grader job's node had another."""
+    if not a.class_grader:
+        return None
+    shared = pathlib.Path(a.class_grader).resolve()
+    probe = grading.Settings(revision=revision, grader_build=shared, meson_options=a.meson_option)
+    why = course.shared_refused(ROOT, shared, work / "probe", revision, a.meson_option,
+                                lambda build, kernels: grading.setup_command(probe, build, kernels), log)
+    if why:
+        print(f"the class's grader build {shared} does not fit this run ({why}): building one here", file=sys.stderr)
+    return None if why else shared
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["collect"]:
@@ -243,21 +264,23 @@ def main(argv=None):
     seed = class_seed(out, a.seed)
     if a.slurm:  # each task's GRADES is GRADES/parts/K: the other parts are hidden with the whole of GRADES
         names = [e.path.name for e in select(entries, argparse.Namespace(**{**vars(a), "force": True}), out, [])[0]]
-        script, collect_script, n = slurm.write_scripts(
+        scripts = slurm.write_scripts(
             out, ROOT, subs, names, seed, forwarded(a) + [f"--sandbox-hide={out}"], a.slurm_chunk,
             a.slurm_partition, a.slurm_time, a.slurm_gres, a.slurm_cpus, a.slurm_option, work=a.work)
-        print(f"wrote {script} ({n} tasks of at most {a.slurm_chunk} submissions) and {collect_script}")
+        grader, array, collect, n = scripts
+        print(f"wrote {grader}, {array} ({n} tasks of at most {a.slurm_chunk} submissions) and {collect}")
         if a.submit:
-            array, after = slurm.submit(script, collect_script)
-            print(f"submitted job array {array}; job {after} collects its results into {out} when it ends")
+            ids = slurm.submit(grader, array, collect)
+            print(f"submitted job {ids[0]}, which builds the grader; job array {ids[1]} after it; "
+                  f"job {ids[2]} collects its results into {out} when it ends")
         else:
-            print(f"submit: sbatch {script}   then, when it has ended: "
-                  f"python3 {TOOLS / 'grade_class.py'} collect {out}")
+            print(f"submit: g=$(sbatch --parsable {grader}) && a=$(sbatch --parsable --dependency=afterany:$g "
+                  f"{array}) && sbatch --dependency=afterany:$a {collect}")
         return 0
 
     work = pathlib.Path(a.work).resolve() if a.work else out / "work"
     work.mkdir(parents=True, exist_ok=True)
-    box = choose_sandbox(a, [subs, out, work] + a.sandbox_hide)
+    box = None if a.grader_only else choose_sandbox(a, [subs, out, work] + a.sandbox_hide)
     # -Drevision given through --meson-option names the course's revision, as in meson.build;
     # otherwise git describe, as meson.build does without it.
     given = [m.split("=", 1)[1] for m in a.meson_option if m.startswith("revision=")]
@@ -269,8 +292,10 @@ def main(argv=None):
     # grader is compiled, once for the class (kept from run to run; Ninja rebuilds what changed).
     grader_build, grader_log = work / "grader", work / "grader.log"
     grader_log.write_text("")
+    shared = class_grader(a, work, revision, grader_log)
     try:
-        lessons = choose_lessons(course.configure_grader(ROOT, grader_build, revision, a.meson_option, grader_log),
+        lessons = choose_lessons(course.lessons_of_starter_build(shared, ROOT / "starter") if shared else
+                                 course.configure_grader(ROOT, grader_build, revision, a.meson_option, grader_log),
                                  a.lessons)
     except RuntimeError as e:
         raise SystemExit(str(e))
@@ -279,20 +304,30 @@ def main(argv=None):
     gpus = detect_gpus(a.gpus)
     jobs = a.jobs or default_jobs(gpus, cpus)
     listings = {}
-    if todo:
-        t0 = time.monotonic()
-        try:
+    try:
+        if shared and todo:
+            grader_build, listings = shared, course.list_exercises(shared, lessons, grader_log)
+            print(f"the class's grader build, built once by the grader job, is used read-only: {shared}",
+                  file=sys.stderr)
+        elif todo or a.grader_only:
+            if a.grader_only:  # finished again only once this build is
+                (grader_build / course.SHARED_MARK).unlink(missing_ok=True)
+            t0 = time.monotonic()
             listings = course.build_grader(grader_build, lessons, cpus, grader_log)
-        except RuntimeError as e:
-            raise SystemExit(str(e))
-        print(f"the grader is built ({time.monotonic() - t0:.0f} s, once for the class): {grader_build}",
-              file=sys.stderr)
+            print(f"the grader is built ({time.monotonic() - t0:.0f} s, once for the class): {grader_build}",
+                  file=sys.stderr)
+    except RuntimeError as e:
+        raise SystemExit(str(e))
+    if a.grader_only:
+        course.mark_shared(grader_build, revision, a.meson_option)
+        return 0
     s = grading.Settings(course=ROOT, out=out, work=work, starter=ROOT / "starter", lessons=lessons,
                          revision=revision, seed=seed, timeout=a.timeout, jobs=jobs,
                          ninja_jobs=max(1, cpus // jobs), gpus=gpus, sandbox=box,
                          build_limit=a.build_time_limit, test_limit=a.test_time_limit, meson_options=a.meson_option,
-                         keep_work=a.keep_work, teaching_tables=a.teaching_tables, max_bytes=a.max_submission_mb << 20, grader_build=grader_build,
-                         listings=listings, shipped=copies.Shipped(ROOT))
+                         keep_work=a.keep_work, teaching_tables=a.teaching_tables,
+                         max_bytes=a.max_submission_mb << 20, grader_build=grader_build, listings=listings,
+                         shipped=copies.Shipped(ROOT))
     gpus = "none: every lesson will SKIP" if s.gpus == [None] else ",".join(s.gpus)
     print(f"grading {len(todo)} of {len(entries)} submissions"
           + (f" ({len(skipped)} already graded: skipped; --force grades them again)" if skipped else "")

@@ -4,6 +4,7 @@ starters (configured once per run) says which lesson tests exist, their folders 
 kernel files, so a lesson added to meson.build is graded without a change here."""
 import json
 import pathlib
+import shutil
 import subprocess
 
 from . import verdicts
@@ -104,11 +105,52 @@ def build_grader(build, lessons, jobs, log):
     wanted = [path["grade"]] + [path[t + "-grader-sealed"] for t in tests] + [path[l.test] for l in lessons]
     _run(["ninja", "-C", str(build), "-j", str(jobs)] + [str(p.relative_to(build)) for p in wanted], build, log,
          "building the grader")
+    return list_exercises(build, lessons, log)
+
+
+def list_exercises(build, lessons, log):
+    """{test: [exercise names]} from a built grader build's starter programs (it writes nothing
+    there: a grader build shared by a Slurm array's tasks is read-only to them)."""
+    build = pathlib.Path(build)
+    path = {t["name"]: pathlib.Path(t["filename"][0]) for t in meson_info(build)[1] if t.get("filename")}
     listings = {}
     for l in lessons:
         out = _run([str(path["grade"]), "--list", str(path[l.test])], build, log, f"listing {l.test}'s exercises")
         listings[l.test] = [n.strip() for n in out.splitlines() if verdicts.exercise_number(n.strip())]
     return listings
+
+
+# In a grader build that a Slurm array's tasks share, written once it is built: the revision
+# and the Meson options it was built with (slurm.py: the grader job builds it, then the tasks).
+SHARED_MARK = "class-grader.json"
+
+
+def mark_shared(build, rev, options):
+    (pathlib.Path(build) / SHARED_MARK).write_text(json.dumps({"revision": rev, "meson_options": list(options)}))
+
+
+def shared_refused(root, build, probe, rev, options, setup_command, log):
+    """Why a task may not use the grader build `build` that another job built, or None when
+    it may: it must be finished (its mark), of this revision and these options, and a build of
+    the starters configured in `probe` exactly as a submission's will be (`setup_command`) must
+    be let link it: meson.build refuses a grader compiled otherwise (another GPU here, another
+    compiler) and says why."""
+    try:
+        mark = json.loads((pathlib.Path(build) / SHARED_MARK).read_text())
+    except (OSError, ValueError):
+        return ("no mark of a finished build there: the grader job failed (its log says why), or that folder "
+                "is not on a file system this node shares")
+    if mark.get("revision") != rev or mark.get("meson_options") != list(options):
+        return f"it was built for revision {mark.get('revision')} with options {mark.get('meson_options')}"
+    shutil.rmtree(probe, ignore_errors=True)
+    try:
+        _run(setup_command(probe, pathlib.Path(root) / "starter"), root, log, "configuring a build against it")
+    except RuntimeError as e:
+        lines = [l for l in str(e).splitlines() if "ERROR" in l or "otherwise" in l]
+        return (lines[-1].strip() if lines else str(e).splitlines()[0])[:300]
+    finally:
+        shutil.rmtree(probe, ignore_errors=True)
+    return None
 
 
 def _run(args, cwd, log, what):

@@ -178,6 +178,13 @@ def is_configured(build):
     return (pathlib.Path(build) / "meson-private" / "coredata.dat").is_file()
 
 
+def setup_command(s, build, kernels):
+    """`meson setup` of a build of `kernels` that links the class's grader build: configured as
+    that build was (the same options), as meson.build requires."""
+    return ["meson", "setup", str(build), "-Dkernels=" + str(kernels), "-Drevision=" + s.revision,
+            "-Ddocs=disabled", "-Dprebuilt_grader=" + str(s.grader_build)] + ["-D" + o for o in s.meson_options]
+
+
 def build_phase(job, s):
     """Stages, configures and builds one submission in its slot (see the module's docstring)."""
     remove_tree(job.logs)
@@ -197,9 +204,7 @@ def build_phase(job, s):
                             "unchanged": unchanged, "copied": copies.copied(s.shipped, job.root, l),
                             "listed": s.listings.get(l.test, []), "results": None, "problem": "", "log": ""})
     box, binds = s.sandbox, [("rw", job.slot), ("ro", job.copy), ("ro", s.grader_build)]
-    # Configured as the grader build was (the same options): meson.build refuses otherwise.
-    setup = ["meson", "setup", str(job.build), "-Dkernels=" + str(job.root), "-Drevision=" + s.revision,
-             "-Ddocs=disabled", "-Dprebuilt_grader=" + str(s.grader_build)] + ["-D" + o for o in s.meson_options]
+    setup = setup_command(s, job.build, job.root)
     # What configure reads of a submission is which kernel files it has (meson.build): the
     # same command and the same files missing give the same configuration, kept from the
     # last submission in this slot.
@@ -226,6 +231,11 @@ def build_phase(job, s):
     wanted = {l.test for l in s.lessons}
     programs = [str(pathlib.Path(t["filename"][0]).relative_to(job.build)) for t in targets
                 if t["name"] in wanted and t["type"] == "executable"]  # not the lessons with files missing
+    if not programs:  # ninja without targets would build the default ones: the whole grader
+        with open(job.log, "a") as f:
+            f.write("# nothing to build: every lesson graded has files missing\n")
+        job.build_s = time.monotonic() - job.t0
+        return
     rc, out, late = box.run(["ninja", "-C", str(job.build), "-k", "0", "-j", str(s.ninja_jobs)] + programs,
                             cwd=job.slot, log=job.log, binds=binds, timeout=_left(job.t0, s.build_limit))
     if late:

@@ -1,13 +1,17 @@
 # SPDX-License-Identifier: MIT
-"""Grading on a Slurm cluster: a job array, one task per chunk of submissions and one GPU each.
+"""Grading on a Slurm cluster: a grader job, then a job array, one task per chunk of
+submissions and one GPU each, then a collect job.
 
-`--slurm` writes GRADES/slurm/grade_class.sbatch (plain sbatch: every #SBATCH line can be
-overridden on sbatch's command line), GRADES/slurm/collect.sbatch and the chunks
-(GRADES/slurm/chunk-<task>.txt, one entry a line). Each task runs this same tool on its chunk
-into GRADES/parts/<task>/, with a grader build of its own (made once for the chunk, on the
-node and for the GPU the task was given); `--submit` also submits both scripts, the collect
-step after the array (afterany). `collect` merges the parts' student folders into GRADES/students/ (the
-newest grading of a student wins) and writes the outputs again."""
+`--slurm` writes GRADES/slurm/grader.sbatch, grade_class.sbatch and collect.sbatch (plain
+sbatch: every #SBATCH line can be overridden on sbatch's command line) and the chunks
+(GRADES/slurm/chunk-<task>.txt, one entry a line). The grader job builds the class's grader
+once (`--grader-only`, into GRADES/work/grader or --work), on a node of the partition the
+tasks run on. Each task runs this same tool on its chunk into GRADES/parts/<task>/ and links
+that build read-only (`--class-grader`), unless a build on its node may not link it (another
+kind of GPU there, on a partition of several: meson.build says so); then it builds a grader of
+its own, for its node. `--submit` submits the three, each after the one before (afterany).
+`collect` merges the parts' student folders into GRADES/students/ (the newest grading of a
+student wins) and writes the outputs again."""
 import json
 import pathlib
 import shlex
@@ -30,9 +34,10 @@ def _header(lines, partition, extra):
 
 def write_scripts(out, course, submissions, names, seed, forwarded, chunk_size=4, partition="", time="02:00:00",
                   gres="gpu:1", cpus=8, extra=(), python="python3", work=None):
-    """Writes the array script, the collect script and the chunks; returns their paths.
-    `work` (--work): each task gets a folder of its own in it, as it builds its own grader
-    (for the GPU Slurm gives it) and its own slots."""
+    """Writes the grader job's script, the array's, the collect job's and the chunks; returns
+    (grader script, array script, collect script, number of tasks). `work` (--work): the
+    grader job builds in it, and each task gets a folder of its own in it for its slots (and
+    its own grader, where it needs one)."""
     out, course = pathlib.Path(out).resolve(), pathlib.Path(course).resolve()
     folder = out / "slurm"
     folder.mkdir(parents=True, exist_ok=True)
@@ -43,6 +48,14 @@ def write_scripts(out, course, submissions, names, seed, forwarded, chunk_size=4
         (folder / f"chunk-{i}.txt").write_text("".join(n + "\n" for n in part))
     q = shlex.quote
     tool = q(str(course / "tools" / "grade_class.py"))
+    shared_work = pathlib.Path(work).resolve() if work else out / "work"
+    common = f"--seed {q(seed)} " + " ".join(q(a) for a in forwarded)
+    grader = _header(["--job-name=grade-class-grader", "--ntasks=1", f"--cpus-per-task={cpus}", f"--time={time}",
+                      f"--output={folder}/grader.log"] + ([f"--gres={gres}"] if gres else []), partition, extra) + [
+        "# Written by tools/grade_class.py --slurm: builds the class's grader once, for the array's tasks.",
+        "set -eu",
+        f"exec {python} {tool} {q(str(pathlib.Path(submissions).resolve()))} --out {q(str(out))} "
+        f"--work {q(str(shared_work))} --grader-only {common}", ""]
     lines = ["--job-name=grade-class", f"--array=0-{len(parts) - 1}", "--ntasks=1", f"--cpus-per-task={cpus}",
              f"--time={time}", f"--output={folder}/task-%a.log"] + ([f"--gres={gres}"] if gres else [])
     array = _header(lines, partition, extra) + [
@@ -53,27 +66,30 @@ def write_scripts(out, course, submissions, names, seed, forwarded, chunk_size=4
         f"exec {python} {tool} {q(str(pathlib.Path(submissions).resolve()))} "
         f'--out {q(str(out / "parts"))}/"$task" --students-file {q(str(folder))}/chunk-"$task".txt '
         + (f'--work {q(str(pathlib.Path(work).resolve()))}/"$task" ' if work else "") +
-        f"--seed {q(seed)} " + " ".join(q(a) for a in forwarded), ""]
+        f"--class-grader {q(str(shared_work / 'grader'))} {common}", ""]
     collect = _header(["--job-name=grade-class-collect", "--ntasks=1", "--time=00:30:00",
                        f"--output={folder}/collect.log"], partition, extra) + [
         "# Written by tools/grade_class.py --slurm: merges the array's parts into the gradebook.",
         "set -eu", f"exec {python} {tool} collect {q(str(out))}", ""]
-    (folder / "grade_class.sbatch").write_text("\n".join(array))
-    (folder / "collect.sbatch").write_text("\n".join(collect))
-    (folder / "grade_class.sbatch").chmod(0o755)
-    (folder / "collect.sbatch").chmod(0o755)
-    return folder / "grade_class.sbatch", folder / "collect.sbatch", len(parts)
+    scripts = {"grader.sbatch": grader, "grade_class.sbatch": array, "collect.sbatch": collect}
+    for name, lines in scripts.items():
+        (folder / name).write_text("\n".join(lines))
+        (folder / name).chmod(0o755)
+    return (*(folder / name for name in scripts), len(parts))
 
 
-def submit(array_script, collect_script):
-    """sbatch both scripts, the collect step after the array; returns the two job ids."""
+def submit(grader_script, array_script, collect_script):
+    """sbatch the three scripts, each after the one before (afterany: a task whose grader job
+    failed builds its own grader, and collect reports what no task graded); returns the
+    three job ids."""
     def sbatch(*args):
         r = subprocess.run(["sbatch", "--parsable", *args], capture_output=True, text=True)
         if r.returncode != 0:
             raise RuntimeError(f"sbatch {' '.join(args)} failed: {r.stderr.strip() or r.stdout.strip()}")
         return r.stdout.strip().split(";")[0]
-    array = sbatch(str(array_script))
-    return array, sbatch(f"--dependency=afterany:{array}", str(collect_script))
+    grader = sbatch(str(grader_script))
+    array = sbatch(f"--dependency=afterany:{grader}", str(array_script))
+    return grader, array, sbatch(f"--dependency=afterany:{array}", str(collect_script))
 
 
 def collect(out):

@@ -26,6 +26,7 @@ import csv
 import io
 import json
 import pathlib
+import re
 import shutil
 import sys
 import tarfile
@@ -162,6 +163,11 @@ def check(out, lessons, gpu):
                                                                f"max_score {t['max_score']}")
         for log in ("build.log", "test.log", "record.json"):
             need((out / "students" / s / log).is_file(), f"students/{s}/{log} missing")
+        # A submission compiles its own files and links: the grader is the class's grader build's.
+        build_log = out / "students" / s / "build.log"
+        own = [l for l in (build_log.read_text(errors="replace").splitlines() if build_log.is_file() else [])
+               if re.search(r"Compiling \S+ object grader/", l)]
+        need(not own, f"{s}: its build compiled the grader: {own[:1]}")
     page = (out / "report.html").read_text() if (out / "report.html").is_file() else ""
     need(page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>"), "report.html not a whole page")
     for s in STUDENTS:

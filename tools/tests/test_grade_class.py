@@ -424,22 +424,30 @@ class Slurm(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             out = pathlib.Path(d) / "grades"
             names = [f"s{i}.zip" for i in range(5)]
-            array, collect_script, n = slurm.write_scripts(out, ROOT, pathlib.Path(d) / "subs", names, "77",
-                                                           ["--lessons=01"], chunk_size=2, gres="", partition="gpu",
-                                                           extra=["--account=x"])
+            grader, array, collect_script, n = slurm.write_scripts(
+                out, ROOT, pathlib.Path(d) / "subs", names, "77", ["--lessons=01"], chunk_size=2, gres="",
+                partition="gpu", extra=["--account=x"])
             text = array.read_text()
             self.assertEqual(n, 3)
             for line in ("#SBATCH --array=0-2", "#SBATCH --partition=gpu", "#SBATCH --account=x", "--seed 77",
-                         "--lessons=01"):
+                         "--lessons=01", f"--class-grader {out.resolve()}/work/grader "):
                 self.assertIn(line, text)
             self.assertNotIn("--gres", text)
+            # The grader job: the same partition, options and lessons, the class's grader build only.
+            text = grader.read_text()
+            for line in ("#SBATCH --partition=gpu", "#SBATCH --account=x", "--lessons=01", "--grader-only",
+                         f"--work {out.resolve()}/work "):
+                self.assertIn(line, text)
             self.assertEqual((out / "slurm" / "chunk-2.txt").read_text(), "s4.zip\n")
-            for script in (array, collect_script):
+            for script in (grader, array, collect_script):
                 self.assertEqual(subprocess.run(["bash", "-n", str(script)]).returncode, 0)
-            self.assertIn("--gres=gpu:1", slurm.write_scripts(out, ROOT, d, names, "77", [])[0].read_text())
-            # Each task builds its own grader and slots: in a folder of its own under --work.
-            text = slurm.write_scripts(out, ROOT, d, names, "77", [], work="/fast disk")[0].read_text()
-            self.assertIn("--work '/fast disk'/\"$task\" ", text)
+            gpu_scripts = slurm.write_scripts(out, ROOT, d, names, "77", [])
+            self.assertIn("--gres=gpu:1", gpu_scripts[0].read_text())  # the grader's node: one of the tasks' kind
+            self.assertIn("--gres=gpu:1", gpu_scripts[1].read_text())
+            # Each task's slots, and its own grader where it needs one, in a folder of its own under --work.
+            grader, array = slurm.write_scripts(out, ROOT, d, names, "77", [], work="/fast disk")[:2]
+            self.assertIn("--work '/fast disk'/\"$task\" --class-grader '/fast disk/grader' ", array.read_text())
+            self.assertIn("--work '/fast disk' --grader-only", grader.read_text())
             # Two tasks graded s0 (a retry): the newer wins; s1 was never graded.
             for task, finished in (("0", "2026-11-22T01:00:00Z"), ("1", "2026-11-22T03:00:00Z")):
                 folder = out / "parts" / task / "students" / "s0"
@@ -455,6 +463,37 @@ class Slurm(unittest.TestCase):
             with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
                 self.assertEqual(grade_class.main(["collect", str(out)]), 1)  # s1 is missing
             self.assertTrue((out / "gradebook.csv").is_file())
+
+
+class SharedGrader(unittest.TestCase):
+    """course.shared_refused: when a Slurm task may link the grader build its grader job made."""
+
+    def refused(self, build, mark, probe_command):
+        if mark is not None:
+            (build / course.SHARED_MARK).write_text(json.dumps(mark))
+        log = build / "log.txt"
+        return course.shared_refused(ROOT, build, build / "probe", "abc123", ["gpu_arch=sm_90"],
+                                     lambda b, k: probe_command, log)
+
+    def test_only_a_finished_build_of_this_revision_and_options_that_meson_lets_link(self):
+        with tempfile.TemporaryDirectory() as d:
+            build = pathlib.Path(d)
+            self.assertIn("no mark of a finished build", self.refused(build, None, ["true"]))
+            self.assertIn("revision old", self.refused(build, {"revision": "old", "meson_options": ["gpu_arch=sm_90"]},
+                                                       ["true"]))
+            ok = {"revision": "abc123", "meson_options": ["gpu_arch=sm_90"]}
+            self.assertIn("with options []", self.refused(build, {**ok, "meson_options": []}, ["true"]))
+            # meson.build's refusal, as setup prints it, is the reason given
+            said = ["sh", "-c", "echo 'meson.build:217:4: ERROR: -Dprebuilt_grader=/g compiled the grader otherwise "
+                                "(arch=sm_80 there, arch=sm_90 here)'; exit 1"]
+            self.assertIn("compiled the grader otherwise (arch=sm_80", self.refused(build, ok, said))
+            self.assertIsNone(self.refused(build, ok, ["true"]))
+            self.assertFalse((build / "probe").exists())
+
+    def test_the_mark_is_what_shared_refused_reads(self):
+        with tempfile.TemporaryDirectory() as d:
+            course.mark_shared(d, "abc123", ["gpu_arch=sm_90"])
+            self.assertIsNone(self.refused(pathlib.Path(d), None, ["true"]))
 
 
 class Cli(unittest.TestCase):
