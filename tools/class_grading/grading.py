@@ -2,8 +2,8 @@
 """Grading submissions with the course's own machinery, one Meson build per submission.
 
 The grader itself is compiled once per class, in the class's grader build (course.py,
-build_grader), which every submission's build links and runs read-only
-(-Dprebuilt_grader): a submission compiles its own files only. The grader build also
+build_grader; on Slurm by the grader job, slurm.py), which every submission's build links and
+runs read-only (-Dprebuilt_grader): a submission compiles its own files only. The grader build also
 names each lesson's exercises, the same list for every student.
 
 One submission, in two phases, in a build slot (see grade_submissions):
