@@ -82,7 +82,7 @@ def parser():
                                                             "was (copy, objects, results), to look into")
     g.add_argument("--max-submission-mb", type=int, default=50, help="largest submission accepted (default 50)")
     g.add_argument("--teaching-tables", action="store_true",
-                   help="run each lesson's teaching table too (exercise NN.0: ungraded, and about 40 %% of a "
+                   help="run each lesson's teaching table too (exercise NN.0: ungraded, and over a third of a "
                         "submission's GPU time; left out by default)")
     g = p.add_argument_group("Slurm")
     g.add_argument("--slurm", action="store_true", help="write a job array (GRADES/slurm/) instead of grading here")
