@@ -264,10 +264,9 @@ def main(argv=None):
     seed = class_seed(out, a.seed)
     if a.slurm:  # each task's GRADES is GRADES/parts/K: the other parts are hidden with the whole of GRADES
         names = [e.path.name for e in select(entries, argparse.Namespace(**{**vars(a), "force": True}), out, [])[0]]
-        scripts = slurm.write_scripts(
+        grader, array, collect, n = slurm.write_scripts(
             out, ROOT, subs, names, seed, forwarded(a) + [f"--sandbox-hide={out}"], a.slurm_chunk,
             a.slurm_partition, a.slurm_time, a.slurm_gres, a.slurm_cpus, a.slurm_option, work=a.work)
-        grader, array, collect, n = scripts
         print(f"wrote {grader}, {array} ({n} tasks of at most {a.slurm_chunk} submissions) and {collect}")
         if a.submit:
             ids = slurm.submit(grader, array, collect)
@@ -310,8 +309,6 @@ def main(argv=None):
             print(f"the class's grader build, built once by the grader job, is used read-only: {shared}",
                   file=sys.stderr)
         elif todo or a.grader_only:
-            if a.grader_only:  # finished again only once this build is
-                (grader_build / course.SHARED_MARK).unlink(missing_ok=True)
             t0 = time.monotonic()
             listings = course.build_grader(grader_build, lessons, cpus, grader_log)
             print(f"the grader is built ({time.monotonic() - t0:.0f} s, once for the class): {grader_build}",

@@ -99,6 +99,7 @@ def build_grader(build, lessons, jobs, log):
     which list each lesson's exercises. Returns {test: [exercise names]}: the course's own
     list, the same for every student whatever they built."""
     build = pathlib.Path(build)
+    (build / SHARED_MARK).unlink(missing_ok=True)  # finished again only once this build is (mark_shared)
     targets = meson_info(build)[1]
     path = {t["name"]: pathlib.Path(t["filename"][0]) for t in targets if t.get("filename")}
     tests = sorted(lesson_tests(meson_info(build)[0]))

@@ -45,8 +45,8 @@ from .submissions import StagingError, entry_hash, remove_tree, stage
 
 RECORD_FORMAT, RECORD_VERSION = "cuda-lessons-class-record", 1
 # grade's filter that leaves out each lesson's teaching table (exercise NN.0): it grades
-# nothing, and on an H200 it took 17 of the 46 s of the references' eight lessons (2026-11-27).
-# --teaching-tables keeps it.
+# nothing and costs over a third of a submission's GPU time (docs/class_grading.md, "What to
+# expect"). --teaching-tables keeps it.
 SKIP_TEACHING = "-tce=??.0*"
 LOG_CHARS = 60000  # of each lesson's test output kept in the record (the whole log is kept beside it)
 

@@ -48,23 +48,22 @@ def write_scripts(out, course, submissions, names, seed, forwarded, chunk_size=4
         (folder / f"chunk-{i}.txt").write_text("".join(n + "\n" for n in part))
     q = shlex.quote
     tool = q(str(course / "tools" / "grade_class.py"))
+    run = f"exec {python} {tool} {q(str(pathlib.Path(submissions).resolve()))}"
     shared_work = pathlib.Path(work).resolve() if work else out / "work"
     common = f"--seed {q(seed)} " + " ".join(q(a) for a in forwarded)
-    grader = _header(["--job-name=grade-class-grader", "--ntasks=1", f"--cpus-per-task={cpus}", f"--time={time}",
-                      f"--output={folder}/grader.log"] + ([f"--gres={gres}"] if gres else []), partition, extra) + [
+    # The grader job asks for what a task gets, so that it runs on a node of the tasks' kind.
+    node = ["--ntasks=1", f"--cpus-per-task={cpus}", f"--time={time}"] + ([f"--gres={gres}"] if gres else [])
+    grader = _header(["--job-name=grade-class-grader", f"--output={folder}/grader.log"] + node, partition, extra) + [
         "# Written by tools/grade_class.py --slurm: builds the class's grader once, for the array's tasks.",
         "set -eu",
-        f"exec {python} {tool} {q(str(pathlib.Path(submissions).resolve()))} --out {q(str(out))} "
-        f"--work {q(str(shared_work))} --grader-only {common}", ""]
-    lines = ["--job-name=grade-class", f"--array=0-{len(parts) - 1}", "--ntasks=1", f"--cpus-per-task={cpus}",
-             f"--time={time}", f"--output={folder}/task-%a.log"] + ([f"--gres={gres}"] if gres else [])
+        f"{run} --out {q(str(out))} --work {q(str(shared_work))} --grader-only {common}", ""]
+    lines = ["--job-name=grade-class", f"--array=0-{len(parts) - 1}", f"--output={folder}/task-%a.log"] + node
     array = _header(lines, partition, extra) + [
         "# Written by tools/grade_class.py --slurm: one task per chunk of submissions (slurm/chunk-<task>.txt),",
         "# each graded into parts/<task>/ on the GPU Slurm gives it (CUDA_VISIBLE_DEVICES).",
         "set -eu",
         'task="${SLURM_ARRAY_TASK_ID:?submit this script with sbatch: it is a job array}"',
-        f"exec {python} {tool} {q(str(pathlib.Path(submissions).resolve()))} "
-        f'--out {q(str(out / "parts"))}/"$task" --students-file {q(str(folder))}/chunk-"$task".txt '
+        f'{run} --out {q(str(out / "parts"))}/"$task" --students-file {q(str(folder))}/chunk-"$task".txt '
         + (f'--work {q(str(pathlib.Path(work).resolve()))}/"$task" ' if work else "") +
         f"--class-grader {q(str(shared_work / 'grader'))} {common}", ""]
     collect = _header(["--job-name=grade-class-collect", "--ntasks=1", "--time=00:30:00",
