@@ -10,7 +10,8 @@ One submission, in two phases, in a build slot (see grade_submissions):
   build (CPU)  stage a read-only copy; compare each lesson's files with the starter's and
                with the kernels shipped with the course (copies.py);
                `meson setup BUILD -Dkernels=COPY -Dprebuilt_grader=GRADER`, unless the
-               slot's last submission was configured the same way (clear_build); ninja
+               slot's last submission was configured the same way (clear_build), or, for a
+               submission with every file, configure_slots did it before the class; ninja
                builds every lesson program it can (-k 0: a compile error stops only its lesson).
   test (GPU)   per lesson, `meson test -C BUILD --no-rebuild lessonNN` with the class's seed
                and, unless --teaching-tables, without the lesson's teaching table (NN.0):
@@ -41,7 +42,7 @@ from results_files import files_by_test, read_results_file  # noqa: E402
 from . import copies
 from . import course as course_mod
 from . import verdicts
-from .submissions import StagingError, entry_hash, remove_tree, stage
+from .submissions import Entry, StagingError, entry_hash, remove_tree, stage
 
 RECORD_FORMAT, RECORD_VERSION = "cuda-lessons-class-record", 1
 # grade's filter that leaves out each lesson's teaching table (exercise NN.0): it grades
@@ -185,6 +186,50 @@ def setup_command(s, build, kernels):
             "-Ddocs=disabled", "-Dprebuilt_grader=" + str(s.grader_build)] + ["-D" + o for o in s.meson_options]
 
 
+def configure(slot, copy, root, missing, s, log, t0):
+    """`meson setup` of the slot's build for the staged copy whose lesson files are at `root`
+    (`missing`: the lesson files it lacks), in the sandbox; a reconfiguration where Meson's
+    state is kept. Records the configuration (configuration_mark) and returns "", or returns
+    why it failed."""
+    build = slot / "build"
+    box, binds = s.sandbox, [("rw", slot), ("ro", copy), ("ro", s.grader_build)]
+    setup = setup_command(s, build, root)
+    configuration_mark(build).unlink(missing_ok=True)
+    configured = is_configured(build)
+    rc, out, late = box.run(setup[:2] + ["--reconfigure"] * configured + setup[2:], cwd=s.course, log=log,
+                            binds=binds, devices=True, timeout=_left(t0, s.build_limit))
+    if rc != 0 and configured and not late:  # a slot left broken: start it afresh
+        remove_tree(build)
+        rc, out, late = box.run(setup, cwd=s.course, log=log, binds=binds, devices=True,
+                                timeout=_left(t0, s.build_limit))
+    if rc != 0:
+        return "meson setup failed" + (" (over the time limit)" if late else "") + ":\n" + out[-3000:]
+    configuration_mark(build).write_text(json.dumps(
+        {"setup": setup, "missing": missing, "files": configured_files(build)}))
+    return ""
+
+
+def configure_slot(slot, s, log):
+    """Configures an empty slot once per class, before its first submission, as for a
+    submission with every lesson file (the starter staged in its place): that submission, and
+    any later one with every file, then builds without `meson setup`. A slot already configured
+    so by an earlier run is left as it is. Returns "" or why it failed (its first submission
+    then configures, as without this step)."""
+    slot = pathlib.Path(slot)
+    copy = slot / "submission"
+    kept = clear_build(slot / "build")
+    if kept == {"setup": setup_command(s, slot / "build", copy), "missing": []}:
+        return ""
+    remove_tree(copy)
+    try:
+        root, _ = stage(Entry("starter", s.starter, "folder"), copy, [l.dir for l in s.lessons], s.max_bytes)
+        return configure(slot, copy, root, [], s, log, time.monotonic())
+    except StagingError as e:
+        return f"the starter could not be staged: {e}"
+    finally:
+        remove_tree(copy)
+
+
 def build_phase(job, s):
     """Stages, configures and builds one submission in its slot (see the module's docstring)."""
     remove_tree(job.logs)
@@ -203,30 +248,20 @@ def build_phase(job, s):
         job.lessons.append({"test": l.test, "dir": l.dir, "kernels": l.kernels, "missing": missing,
                             "unchanged": unchanged, "copied": copies.copied(s.shipped, job.root, l),
                             "listed": s.listings.get(l.test, []), "results": None, "problem": "", "log": ""})
-    box, binds = s.sandbox, [("rw", job.slot), ("ro", job.copy), ("ro", s.grader_build)]
-    setup = setup_command(s, job.build, job.root)
     # What configure reads of a submission is which kernel files it has (meson.build): the
     # same command and the same files missing give the same configuration, kept from the
-    # last submission in this slot.
+    # last submission in this slot (or from configure_slot).
     missing = sorted(l["dir"] + "/" + k for l in job.lessons for k in l["missing"])
-    if kept != {"setup": setup, "missing": missing}:
-        configuration_mark(job.build).unlink(missing_ok=True)
-        configured = is_configured(job.build)
-        rc, out, late = box.run(setup[:2] + ["--reconfigure"] * configured + setup[2:], cwd=s.course, log=job.log,
-                                binds=binds, devices=True, timeout=_left(job.t0, s.build_limit))
-        if rc != 0 and configured and not late:  # a slot left broken: start it afresh
-            remove_tree(job.build)
-            rc, out, late = box.run(setup, cwd=s.course, log=job.log, binds=binds, devices=True,
-                                    timeout=_left(job.t0, s.build_limit))
-        if rc != 0:
-            job.problem = "meson setup failed" + (" (over the time limit)" if late else "") + ":\n" + out[-3000:]
-            job.complete = False  # most likely the machine's, not the student's: a re-run tries again
-            return
-        configuration_mark(job.build).write_text(json.dumps(
-            {"setup": setup, "missing": missing, "files": configured_files(job.build)}))
-    else:
+    if kept == {"setup": setup_command(s, job.build, job.root), "missing": missing}:
         with open(job.log, "a") as f:
             f.write("# configured for the last submission in this slot as for this one: no meson setup\n")
+    else:
+        problem = configure(job.slot, job.copy, job.root, missing, s, job.log, job.t0)
+        if problem:
+            job.problem = problem
+            job.complete = False  # most likely the machine's, not the student's: a re-run tries again
+            return
+    box, binds = s.sandbox, [("rw", job.slot), ("ro", job.copy), ("ro", s.grader_build)]
     targets = course_mod.meson_info(job.build)[1]
     wanted = {l.test for l in s.lessons}
     programs = [str(pathlib.Path(t["filename"][0]).relative_to(job.build)) for t in targets
@@ -421,6 +456,30 @@ class Progress:
             self.stream.flush()
 
 
+def configure_slots(slots, s):
+    """configure_slot for every slot at once, before the first build: a slot's configuration
+    is paid once per class, like the grader, and no submission's build time holds it."""
+    if not slots:
+        return
+    t0, problems = time.monotonic(), {}
+
+    def one(slot):
+        log = pathlib.Path(s.work) / f"{slot.name}.configure.log"
+        log.write_text(f"# {slot.name}: configured for a submission with every file\n")
+        problems[slot.name] = configure_slot(slot, s, log)
+
+    threads = [threading.Thread(target=one, args=(slot,), daemon=True) for slot in slots]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for name, problem in sorted(problems.items()):
+        if problem:  # the slot's first submission configures it instead
+            print(f"{name} could not be configured ahead: {problem.splitlines()[0]}", file=sys.stderr)
+    print(f"{len(slots)} build slot(s) configured in {time.monotonic() - t0:.0f} s, once for the class",
+          file=sys.stderr)
+
+
 def grade_submissions(entries, s, progress):
     """Grades the entries: `s.jobs` builds at a time, one test phase at a time per GPU. Each
     submission is copied and built in a slot (GRADES/work/slot-K), emptied for the next
@@ -432,6 +491,7 @@ def grade_submissions(entries, s, progress):
     slots = [pathlib.Path(s.work) / f"slot-{k}" for k in range(s.jobs + len(gpus))]
     for slot in slots:
         free.put(slot)
+    configure_slots(slots[:len(entries)], s)
     building = threading.Semaphore(s.jobs)
 
     def build(entry, slot):

@@ -377,6 +377,36 @@ class Grading(unittest.TestCase):
             self.assertIsNone(grading.clear_build(build))
             self.assertEqual(sorted(p.name for p in build.iterdir()), ["meson-private"])
 
+    def test_a_slot_is_configured_ahead_once_as_for_a_submission_with_every_file(self):
+        with tempfile.TemporaryDirectory() as d:
+            d = pathlib.Path(d)
+            (d / "starter" / LESSON01.dir).mkdir(parents=True)
+            for k in LESSON01.kernels:
+                (d / "starter" / LESSON01.dir / k).write_text("// TODO")
+            calls = []
+
+            class Box:  # stands for meson setup in the sandbox: writes what configuring writes
+                def run(self, argv, cwd, log, binds=(), devices=False, gpu=None, timeout=None):
+                    calls.append(argv)
+                    build = pathlib.Path(argv[2])
+                    for f in Grading.CONFIGURED:
+                        (build / f).parent.mkdir(parents=True, exist_ok=True)
+                        (build / f).write_text(f)
+                    return 0, "", False
+
+            s = grading.Settings(sandbox=Box(), starter=d / "starter", lessons=[LESSON01], grader_build=d / "grader",
+                                 work=d / "work", revision="r")
+            slot = d / "work" / "slot-0"
+            slot.mkdir(parents=True)
+            self.assertEqual(grading.configure_slot(slot, s, d / "log"), "")
+            self.assertEqual(calls, [grading.setup_command(s, slot / "build", slot / "submission")])
+            self.assertFalse((slot / "submission").exists())  # the staged starter goes again
+            self.assertEqual(grading.configure_slot(slot, s, d / "log"), "")  # configured already: nothing to do
+            self.assertEqual(len(calls), 1)
+            # build_phase keeps this configuration for a submission with every file (none missing)
+            self.assertEqual(grading.clear_build(slot / "build"),
+                             {"setup": grading.setup_command(s, slot / "build", slot / "submission"), "missing": []})
+
     def test_a_partial_grading_keeps_the_other_lessons(self):
         with tempfile.TemporaryDirectory() as d:
             d = pathlib.Path(d)
