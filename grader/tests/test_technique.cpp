@@ -447,6 +447,17 @@ TEST_CASE("the whole check, with a stand-in for cuobjdump: findings, a missing o
     CHECK(r.unchecked == std::vector<std::string>{"01.3"});  // no object of 3_c.cu
     CHECK(r.not_checked.find("01.3: no compiled object of 3_c.cu") == 0);
 
+    // A known-bad variant standing for 2_b.cu (grade's --replaces: its pair comes last) is
+    // what is read for 2_b.cu; the objects are read at once, each on a thread of its own.
+    d.put("objs/_bad_b.cu.o", listing("_Z3badv", with_end({"LDG.E R2, [R4.64]"})));
+    q.files.emplace_back("2_b.cu", "/bad/b.cu");
+    const grader::TechniqueReport replaced = grader::check_techniques(q);
+    REQUIRE(replaced.findings.size() == 2);
+    CHECK(replaced.findings[1].exercise == "01.2");
+    CHECK(replaced.findings[1].message.find("kernel bad reads nothing from __constant__") != std::string::npos);
+    CHECK(replaced.unchecked == std::vector<std::string>{"01.3"});
+    q.files.pop_back();
+
     q.cuobjdump = "";
     const grader::TechniqueReport none = grader::check_techniques(q);
     CHECK(none.unchecked == none.exercises);
