@@ -82,8 +82,8 @@ def parser():
                                                             "was (copy, objects, results), to look into")
     g.add_argument("--max-submission-mb", type=int, default=50, help="largest submission accepted (default 50)")
     g.add_argument("--teaching-tables", action="store_true",
-                   help="run each lesson's teaching table too (exercise NN.0: ungraded, and over a third of a "
-                        "submission's GPU time; left out by default)")
+                   help="run each lesson's teaching table too (exercise NN.0: ungraded, and a large share of a "
+                        "submission's GPU time, docs/class_grading.md; left out by default)")
     g = p.add_argument_group("Slurm")
     g.add_argument("--slurm", action="store_true", help="write a job array (GRADES/slurm/) instead of grading here")
     g.add_argument("--submit", action="store_true", help="with --slurm: submit it (sbatch), and the collect step")

@@ -46,8 +46,8 @@ from .submissions import Entry, StagingError, entry_hash, remove_tree, stage
 
 RECORD_FORMAT, RECORD_VERSION = "cuda-lessons-class-record", 1
 # grade's filter that leaves out each lesson's teaching table (exercise NN.0): it grades
-# nothing and costs over a third of a submission's GPU time (docs/class_grading.md, "What to
-# expect"). --teaching-tables keeps it.
+# nothing and costs a large share of a submission's GPU time (docs/class_grading.md, "What
+# to expect"). --teaching-tables keeps it.
 SKIP_TEACHING = "-tce=??.0*"
 LOG_CHARS = 60000  # of each lesson's test output kept in the record (the whole log is kept beside it)
 
