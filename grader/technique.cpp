@@ -1007,7 +1007,7 @@ TechniqueReport check_techniques(const TechniqueRequest& request) {
         return report;
     }
     // Each source the rules name, disassembled once; all of them at once, as cuobjdump takes a
-    // few tenths of a second an object (lesson 04's four took 1.3 s one after another, #19).
+    // few tenths of a second an object (the check took up to 1.3 s a lesson one after another, #19).
     std::map<std::string, std::string> source_of;  // rule file -> its path
     for (const TechniqueRule& r : rules)
         for (const auto& [file, path] : request.files)

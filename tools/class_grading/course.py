@@ -93,6 +93,11 @@ def configure_grader(root, build, rev, options, log):
     return lessons_of_starter_build(build, pathlib.Path(root) / "starter")
 
 
+def target_paths(build):
+    """{target name: the path of its file} of a configured build (Meson gives it absolute)."""
+    return {t["name"]: pathlib.Path(t["filename"][0]) for t in meson_info(build)[1] if t.get("filename")}
+
+
 def build_grader(build, lessons, jobs, log):
     """Builds, in the grader build, what every submission's build links or runs: the
     supervisor and every lesson's sealed object; and the starter programs of `lessons`,
@@ -100,8 +105,7 @@ def build_grader(build, lessons, jobs, log):
     list, the same for every student whatever they built."""
     build = pathlib.Path(build)
     (build / SHARED_MARK).unlink(missing_ok=True)  # finished again only once this build is (mark_shared)
-    targets = meson_info(build)[1]
-    path = {t["name"]: pathlib.Path(t["filename"][0]) for t in targets if t.get("filename")}
+    path = target_paths(build)
     tests = sorted(lesson_tests(meson_info(build)[0]))
     wanted = [path["grade"]] + [path[t + "-grader-sealed"] for t in tests] + [path[l.test] for l in lessons]
     _run(["ninja", "-C", str(build), "-j", str(jobs)] + [str(p.relative_to(build)) for p in wanted], build, log,
@@ -113,7 +117,7 @@ def list_exercises(build, lessons, log):
     """{test: [exercise names]} from a built grader build's starter programs (it writes nothing
     there: a grader build shared by a Slurm array's tasks is read-only to them)."""
     build = pathlib.Path(build)
-    path = {t["name"]: pathlib.Path(t["filename"][0]) for t in meson_info(build)[1] if t.get("filename")}
+    path = target_paths(build)
     listings = {}
     for l in lessons:
         out = _run([str(path["grade"]), "--list", str(path[l.test])], build, log, f"listing {l.test}'s exercises")

@@ -24,6 +24,7 @@ the results files and logs beside it) goes to GRADES/students/<name>/.
 
 The class: builds run `jobs` at a time on the CPU while the test phases run one at a time
 per GPU, each worker pinned to its GPU (CUDA_VISIBLE_DEVICES)."""
+import concurrent.futures
 import datetime
 import hashlib
 import json
@@ -186,6 +187,12 @@ def setup_command(s, build, kernels):
             "-Ddocs=disabled", "-Dprebuilt_grader=" + str(s.grader_build)] + ["-D" + o for o in s.meson_options]
 
 
+def configuration(s, build, root, missing):
+    """What configures a slot's build, as its configuration_mark records it and clear_build
+    returns it: the same command and the same lesson files missing give the same build."""
+    return {"setup": setup_command(s, build, root), "missing": missing}
+
+
 def configure(slot, copy, root, missing, s, log, t0):
     """`meson setup` of the slot's build for the staged copy whose lesson files are at `root`
     (`missing`: the lesson files it lacks), in the sandbox; a reconfiguration where Meson's
@@ -193,7 +200,8 @@ def configure(slot, copy, root, missing, s, log, t0):
     why it failed."""
     build = slot / "build"
     box, binds = s.sandbox, [("rw", slot), ("ro", copy), ("ro", s.grader_build)]
-    setup = setup_command(s, build, root)
+    wanted = configuration(s, build, root, missing)
+    setup = wanted["setup"]
     configuration_mark(build).unlink(missing_ok=True)
     configured = is_configured(build)
     rc, out, late = box.run(setup[:2] + ["--reconfigure"] * configured + setup[2:], cwd=s.course, log=log,
@@ -204,8 +212,7 @@ def configure(slot, copy, root, missing, s, log, t0):
                                 timeout=_left(t0, s.build_limit))
     if rc != 0:
         return "meson setup failed" + (" (over the time limit)" if late else "") + ":\n" + out[-3000:]
-    configuration_mark(build).write_text(json.dumps(
-        {"setup": setup, "missing": missing, "files": configured_files(build)}))
+    configuration_mark(build).write_text(json.dumps(dict(wanted, files=configured_files(build))))
     return ""
 
 
@@ -217,8 +224,7 @@ def configure_slot(slot, s, log):
     then configures, as without this step)."""
     slot = pathlib.Path(slot)
     copy = slot / "submission"
-    kept = clear_build(slot / "build")
-    if kept == {"setup": setup_command(s, slot / "build", copy), "missing": []}:
+    if clear_build(slot / "build") == configuration(s, slot / "build", copy, []):
         return ""
     remove_tree(copy)
     try:
@@ -252,7 +258,7 @@ def build_phase(job, s):
     # same command and the same files missing give the same configuration, kept from the
     # last submission in this slot (or from configure_slot).
     missing = sorted(l["dir"] + "/" + k for l in job.lessons for k in l["missing"])
-    if kept == {"setup": setup_command(s, job.build, job.root), "missing": missing}:
+    if kept == configuration(s, job.build, job.root, missing):
         with open(job.log, "a") as f:
             f.write("# configured for the last submission in this slot as for this one: no meson setup\n")
     else:
@@ -461,21 +467,20 @@ def configure_slots(slots, s):
     is paid once per class, like the grader, and no submission's build time holds it."""
     if not slots:
         return
-    t0, problems = time.monotonic(), {}
+    t0 = time.monotonic()
 
     def one(slot):
         log = pathlib.Path(s.work) / f"{slot.name}.configure.log"
-        log.write_text(f"# {slot.name}: configured for a submission with every file\n")
-        problems[slot.name] = configure_slot(slot, s, log)
+        try:
+            log.write_text(f"# {slot.name}: configured for a submission with every file\n")
+            return configure_slot(slot, s, log)
+        except Exception:  # a bug of this tool: the slot's first submission configures it
+            return traceback.format_exc()
 
-    threads = [threading.Thread(target=one, args=(slot,), daemon=True) for slot in slots]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    for name, problem in sorted(problems.items()):
-        if problem:  # the slot's first submission configures it instead
-            print(f"{name} could not be configured ahead: {problem.splitlines()[0]}", file=sys.stderr)
+    with concurrent.futures.ThreadPoolExecutor(len(slots)) as pool:
+        for slot, problem in zip(slots, pool.map(one, slots)):
+            if problem:  # the slot's first submission configures it instead
+                print(f"{slot.name} could not be configured ahead: {problem.splitlines()[0]}", file=sys.stderr)
     print(f"{len(slots)} build slot(s) configured in {time.monotonic() - t0:.0f} s, once for the class",
           file=sys.stderr)
 
