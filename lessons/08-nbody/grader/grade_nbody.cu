@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "grader/host_chunks.hpp"
 #include "grader/grader.hpp"
 #include "nbody.cuh"
 #include "nbody_variants.cuh"
@@ -184,15 +185,20 @@ Exact exact_at(const std::vector<float4>& p, size_t i, float eps2) {
     return e;
 }
 
-// The expected x, y, z of the listed bodies, as entries 3i + c of the flattened result.
+// The expected x, y, z of the listed bodies, as entries 3i + c of the flattened result. The
+// bodies are shared among a few threads (host_chunks.hpp), each body's sum taken as on one:
+// n = 4099 over five kinds of bodies made most of an exercise's 0.5–1.0 s of checks (#19).
 std::vector<grader::Expected> expected_for(const std::vector<float4>& p, float eps2, const std::vector<size_t>& bodies) {
     const double tol = gamma_n(int(p.size()));
-    std::vector<grader::Expected> out;
-    out.reserve(3 * bodies.size());
-    for (size_t i : bodies) {
-        const Exact e = exact_at(p, i, eps2);
-        for (int c = 0; c < 3; ++c) out.push_back({3 * i + size_t(c), e.a[c], tol * e.magnitude[c]});
-    }
+    std::vector<grader::Expected> out(3 * bodies.size());
+    const size_t per_part = std::max<size_t>(1, (size_t(1) << 20) / std::max<size_t>(1, p.size()));  // ~1M interactions
+    grader::for_each_part(bodies.size(), per_part, [&](size_t b0, size_t b1, size_t) {
+        for (size_t b = b0; b < b1; ++b) {
+            const size_t i = bodies[b];
+            const Exact e = exact_at(p, i, eps2);
+            for (int c = 0; c < 3; ++c) out[3 * b + size_t(c)] = {3 * i + size_t(c), e.a[c], tol * e.magnitude[c]};
+        }
+    });
     return out;
 }
 
