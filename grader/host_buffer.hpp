@@ -40,7 +40,8 @@ public:
 
 private:
     const void* device_address() const override { return device_data_; }  // its device mapping
-    char* base_ = nullptr;  ///< the allocation: guard, data, guard
+    char* base_ = nullptr;  ///< the allocation: guard, data, guard (and what its block has beyond)
+    size_t size_ = 0;       ///< of the block at base_
     char* data_ = nullptr;
     void* device_data_ = nullptr;  ///< data_ as the device sees it
     size_t bytes_ = 0;
