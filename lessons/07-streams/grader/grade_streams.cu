@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "grader/grader.hpp"
+#include "grader/host_chunks.hpp"
 #include "overlap_model.hpp"
 #include "streams.cuh"
 #include "timeline.hpp"
@@ -234,13 +235,19 @@ struct Arrays {
 
     Arrays(size_t count, grader::Rng& rng)
         : n(count), in(count, "host_in"), out(count, "host_out"), dev_in(count, "dev_in"), dev_out(count, "dev_out") {
-        for (size_t i = 0; i < n; ++i) {
-            const float x = float(rng.uniform(-1, 1));
-            uint32_t bits;
-            std::memcpy(&bits, &x, sizeof bits);
-            bits = (bits & ~kTagMask) | uint32_t((uint64_t(i) << 16) / n);
-            std::memcpy(&in[i], &bits, sizeof bits);
-        }
+        // Chunk by chunk on a few threads, each chunk from its own generator (host_chunks.hpp):
+        // the timed arrays hold 64 Mi elements.
+        const uint64_t seed = rng.next();
+        grader::for_each_chunk(n, [&](size_t begin, size_t end, size_t c) {
+            grader::Rng r = grader::chunk_rng(seed, c);
+            for (size_t i = begin; i < end; ++i) {
+                const float x = float(r.uniform(-1, 1));
+                uint32_t bits;
+                std::memcpy(&bits, &x, sizeof bits);
+                bits = (bits & ~kTagMask) | uint32_t((uint64_t(i) << 16) / n);
+                std::memcpy(&in[i], &bits, sizeof bits);
+            }
+        });
         auto& ranges = state().grader_ranges;
         ranges.push_back(range(dev_in));
         ranges.push_back(range(dev_out));
