@@ -42,8 +42,10 @@ public:
         TimingOptions timing;
     };
     /// A row's (or sweep setting's) timed runs stop once they add up to this: a row slower than
-    /// this is one run, after its warm-up. A starter's slowest rows took seconds of a student's
-    /// run otherwise (lesson 06: 5 s of 15 on an H100); captions say "median of up to N runs".
+    /// this is one run, after its warm-up, and a checked or student row whose first run (see
+    /// row) took this long is that run alone. A starter's slowest rows took seconds of a
+    /// student's run otherwise (lesson 06: 5 s of 15 on an H100); captions say "median of up
+    /// to N runs".
     /// 40 rather than 100: lessons 03, 07 and 08's tables, whose rows take 5–40 ms a run, then
     /// end sooner (#19); a row's figure only informs.
     static constexpr double kRowBudgetMs = 40;
@@ -59,7 +61,9 @@ public:
     /// `launch(k)` launches with the k-th sweep setting (k = 0 without a sweep). A student's
     /// version is first run once and faults are rejected; with `correct`, every version
     /// (the grader's too) is run once, after Options::before_check, and a false answer
-    /// shows "wrong" instead of a figure; that run is the first of Options::timing's warm-ups.
+    /// shows "wrong" instead of a figure; that run is the first of Options::timing's warm-ups,
+    /// or, when it took kRowBudgetMs or more (the host's clock around the run and a
+    /// synchronize), the cell's figure.
     /// Figures are recorded as "<key>" (and "<key>_best_setting" for a sweep).
     double row(const std::string& label, const std::string& key, Work work, const std::function<void(int)>& launch,
                bool student = false, const std::vector<std::string>& extra = {}, const std::function<bool()>& correct = {});
