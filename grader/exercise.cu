@@ -203,10 +203,10 @@ std::string Exercise::slow_hint(const Timing& student, const Target& t, const Pe
     const std::string yours = format("your kernel reaches %.0f ", t.figure(p, student.median_ms)) + t.unit();
     if (d.launch) {
         // A few runs: this only chooses between two hints (15 % apart), and the kernel is often
-        // slow; one run after its warm-up where that run takes 40 ms or more (the starter's
-        // kernel of 03.1 and 03.4 takes 0.1 s a run on an H200: four runs took 0.4 s, #19).
+        // slow; one run after its warm-up where that run takes the budget (the starter's kernel
+        // of 03.1 and 03.4 takes 0.1 s a run on an H200: four runs took 0.4 s, #19).
         TimingOptions few{1, 3};
-        few.budget_ms = 40;
+        few.budget_ms = kInformingBudgetMs;
         few.l2_resident = p.l2_resident;  // timed as the student's calls were
         const double other_ms = time_launch(d.launch, few).median_ms;
         const double speed = other_ms / student.median_ms;  // > 1: the student's is faster

@@ -53,4 +53,14 @@ inline void for_each_chunk(size_t n, const std::function<void(size_t, size_t, si
 /// The generator of chunk c of an input whose seed is `seed`.
 inline Rng chunk_rng(uint64_t seed, size_t c) { return Rng(Rng(seed ^ (c * 0x9E3779B97F4A7C15ull)).next()); }
 
+/// body(begin, end, r) for each chunk of [0, n) (for_each_chunk), `r` that chunk's own
+/// generator, seeded from one number drawn from `rng`: how large inputs are drawn.
+inline void for_each_seeded_chunk(size_t n, Rng& rng, const std::function<void(size_t, size_t, Rng&)>& body) {
+    const uint64_t seed = rng.next();
+    for_each_chunk(n, [&](size_t begin, size_t end, size_t c) {
+        Rng r = chunk_rng(seed, c);
+        body(begin, end, r);
+    });
+}
+
 }  // namespace grader

@@ -78,11 +78,7 @@ std::vector<T> draw(Dist d, size_t n, Rng& rng, double lo = -1, double hi = 1) {
     if (n <= kHostChunk) {
         draw_into(v, 0, n, d, rng, lo, hi);
     } else {
-        const uint64_t seed = rng.next();
-        for_each_chunk(n, [&](size_t begin, size_t end, size_t c) {
-            Rng r = chunk_rng(seed, c);
-            draw_into(v, begin, end, d, r, lo, hi);
-        });
+        for_each_seeded_chunk(n, rng, [&](size_t begin, size_t end, Rng& r) { draw_into(v, begin, end, d, r, lo, hi); });
     }
     return v;
 }

@@ -48,7 +48,7 @@ public:
     /// to N runs".
     /// 40 rather than 100: lessons 03, 07 and 08's tables, whose rows take 5–40 ms a run, then
     /// end sooner (#19); a row's figure only informs.
-    static constexpr double kRowBudgetMs = 40;
+    static constexpr double kRowBudgetMs = kInformingBudgetMs;
 
     TeachingTable(Exercise& ex, Options options);
 

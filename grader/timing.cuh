@@ -25,6 +25,11 @@ enum class Clock {
     wall,    ///< host clock from before the launch until cudaDeviceSynchronize() returns
 };
 
+/// A budget (TimingOptions::budget_ms) for timed runs whose figure only informs, a teaching
+/// table's cell or the slow hint's comparison: a kernel that slow needs no median of five, and
+/// a starter's slowest ones took seconds of a student's run otherwise (#19).
+inline constexpr double kInformingBudgetMs = 40;
+
 struct TimingOptions {
     int warmups = 3;       ///< untimed runs first: module load, first-touch, clock ramp-up (one is
                            ///< enough when it took over 20 ms: the rest are skipped)

@@ -61,8 +61,8 @@ using Counts = std::array<uint64_t, kHistogramBins>;
 using Launcher = void (*)(const unsigned char*, size_t, unsigned int*);
 
 // Inputs are made and counted in chunks on several threads (grader/host_chunks.hpp).
-using grader::chunk_rng;
 using grader::for_each_chunk;
+using grader::for_each_seeded_chunk;
 constexpr size_t kChunk = grader::kHostChunk;
 
 enum class Kind { uniform, text, one_value, skewed };
@@ -119,9 +119,7 @@ const Text& text_source() {
 Bytes uniform_bytes(size_t n, grader::Rng& rng, Bytes b) {
     b.resize(n);
     unsigned char* const out = b.data();
-    const uint64_t seed = rng.next();
-    for_each_chunk(n, [out, seed](size_t begin, size_t end, size_t c) {
-        grader::Rng r = chunk_rng(seed, c);
+    for_each_seeded_chunk(n, rng, [out](size_t begin, size_t end, grader::Rng& r) {
         size_t i = begin;
         for (; i + 8 <= end; i += 8) {
             const uint64_t x = r.next();
@@ -146,9 +144,7 @@ Bytes contended_bytes(size_t n, double share, unsigned char hot, grader::Rng& rn
     };
     b.resize(n);
     unsigned char* const out = b.data();
-    const uint64_t seed = rng.next();
-    for_each_chunk(n, [out, seed, pick](size_t begin, size_t end, size_t c) {
-        grader::Rng r = chunk_rng(seed, c);
+    for_each_seeded_chunk(n, rng, [out, pick](size_t begin, size_t end, grader::Rng& r) {
         for (size_t i = begin; i < end; i += 2) {
             const uint64_t x = r.next();
             out[i] = pick(x);

@@ -235,11 +235,9 @@ struct Arrays {
 
     Arrays(size_t count, grader::Rng& rng)
         : n(count), in(count, "host_in"), out(count, "host_out"), dev_in(count, "dev_in"), dev_out(count, "dev_out") {
-        // Chunk by chunk on a few threads, each chunk from its own generator (host_chunks.hpp):
-        // the timed arrays hold 64 Mi elements.
-        const uint64_t seed = rng.next();
-        grader::for_each_chunk(n, [&](size_t begin, size_t end, size_t c) {
-            grader::Rng r = grader::chunk_rng(seed, c);
+        // Chunk by chunk on a few threads, as large inputs are drawn (host_chunks.hpp): the
+        // timed arrays hold 64 Mi elements.
+        grader::for_each_seeded_chunk(n, rng, [&](size_t begin, size_t end, grader::Rng& r) {
             for (size_t i = begin; i < end; ++i) {
                 const float x = float(r.uniform(-1, 1));
                 uint32_t bits;
