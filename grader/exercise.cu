@@ -9,6 +9,7 @@
 #include "grader/device_inputs.cuh"
 #include "grader/exercise.hpp"
 #include "grader/json.hpp"
+#include "grader/outside_calls.hpp"
 #include "grader/results.hpp"
 #include "grader/session.hpp"
 
@@ -95,12 +96,14 @@ ExerciseRegistration::ExerciseRegistration(const char* name) { names_storage().p
 Rng Exercise::rng(const std::string& purpose) const { return rng_for(seed(), name_ + "/" + purpose); }
 
 void Exercise::run(const std::string& what, const std::function<void()>& launch) {
+    entering_student_code();
     try {
         launch();
         check_launch(what.c_str());
     } catch (const CudaError& e) {
         reject(Reason::fault, e.what());
     }
+    expect_nothing_left_running(what);
 }
 
 void Exercise::reject(Reason reason, const std::string& message) { throw Rejection(reason, message); }
@@ -115,6 +118,8 @@ void Exercise::teaching_only() {
 // ---------------------------------------------------------------------- one call
 
 void Exercise::prepare(Call& call, bool timed) {
+    // Nothing of the submission may see the fresh inputs before its call starts.
+    expect_nothing_left_running("before preparing " + call.context());
     if (call.before_each()) call.before_each()();
     if (timed) call.timed_inputs()(fresh_key());
     for (Call::Buffer& b : call.buffers()) {
@@ -285,6 +290,8 @@ void Exercise::grade(Performance p, Call& call, const std::string& part) {
         }
     } catch (const CudaError& e) {
         reject(Reason::fault, call.context() + ", while timing: " + e.what());
+    } catch (const LeftRunning& e) {
+        throw LeftRunning(call.context() + ", " + e.what());
     }
     TimedReport raw;
     raw.median_ms = m.median_ms, raw.bytes = p.bytes, raw.flops = p.flops, raw.threshold_ms = t.required_ms;
@@ -364,7 +371,13 @@ std::string Exercise::where() const {
 
 void Exercise::execute(void (*body)(Exercise&)) {
     try {
+        // The threads alive now were recorded when the context was made, before any static
+        // initializer of the submission ran (exercise_process.cpp): one more is the submission's.
+        expect_nothing_left_running("before the exercise's first call (started by a static initializer?)");
         body(*this);
+    } catch (const LeftRunning& e) {
+        reason_ = Reason::outside;
+        message_ = e.what();
     } catch (const Rejection& r) {
         reason_ = r.reason;
         message_ = r.what();

@@ -4,6 +4,7 @@
 // (unsupervised: it prints its own verdicts, which count for nothing).
 #include "grader/exercise_process.hpp"
 
+#include <cuda_runtime.h>
 #include <doctest/doctest.h>
 #include <unistd.h>
 
@@ -15,6 +16,7 @@
 
 #include "grader/exercise.hpp"
 #include "grader/head_start.hpp"
+#include "grader/outside_calls.hpp"
 #include "grader/session.hpp"
 #include "grader/settings.hpp"
 #include "grader/sm_limit.cuh"
@@ -58,8 +60,16 @@ __attribute__((constructor(102))) void limit_sms_before_anything_else() {
 // here (head_start.hpp). Priority 103: after the settings (101) and the green context of
 // --sms (102), before every C++ static initializer, those of the submission's files
 // included, so no code of the submission runs before the gate opens.
+// Then, in every process that runs exercises, the threads alive are recorded as the grader's
+// and the driver's (outside_calls.hpp): the context is made first where the gate did not make
+// it, so that the driver's threads exist by then, and a thread that a static initializer of
+// the submission starts afterwards is seen as the submission's.
 __attribute__((constructor(103))) void wait_for_the_supervisor() {
+    if (settings().mode == "list") return;
     if (settings().mode == "run" && !wait_at_gate()) _exit(kNotRun);
+    cudaFree(nullptr);  // made already at the gate, if there was one; an error shows again later
+    cudaGetLastError();
+    entering_student_code();
 }
 
 // A copy of `from` with some fields' values replaced, the others kept as the exercise wrote them.

@@ -10,6 +10,7 @@
 
 #include "grader/cuda_check.cuh"
 #include "grader/json.hpp"
+#include "grader/outside_calls.hpp"
 
 namespace grader {
 
@@ -96,8 +97,10 @@ double TeachingTable::row(const std::string& label, const std::string& key, Work
         const auto start = std::chrono::steady_clock::now();
         if (student) ex_.run(label + (o_.sweep.empty() ? "" : ", " + o_.sweep[k]), go);  // ends synchronized
         else if (correct) {  // the run `correct` judges
+            entering_student_code();
             go();
             CUDA_CHECK(cudaDeviceSynchronize());
+            expect_nothing_left_running(label);
         }
         const double first_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         if (correct && !correct()) {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "grader/cuda_check.cuh"
+#include "grader/outside_calls.hpp"
 #include "grader/session.hpp"
 #include "grader/timing.cuh"
 
@@ -61,6 +62,7 @@ Timing time_launch(const std::function<void()>& launch, const TimingOptions& opt
         if (hooks.before) hooks.before(i);
         if (options.flush_l2 && !options.l2_resident) flush_l2();
         CUDA_CHECK(cudaDeviceSynchronize());
+        entering_student_code();  // before the hold, whose 50 µs the listing would eat into
         if (options.l2_resident) {  // the start event and the call queue up behind it
             hold_gpu<<<1, 1>>>((unsigned long long)(kHoldUs * 1000));
             CUDA_CHECK(cudaGetLastError());
@@ -80,6 +82,9 @@ Timing time_launch(const std::function<void()>& launch, const TimingOptions& opt
             samples.push_back(options.clock == Clock::wall ? t_idle - t0 : double(ms));
             tails.push_back(t_idle - t_stop);
         }
+        // Before the run's checks: what the launch left running could still change its outputs.
+        expect_nothing_left_running(i < options.warmups ? "warm-up run " + std::to_string(i + 1)
+                                                        : "timed run " + std::to_string(i - options.warmups + 1));
         if (hooks.after) hooks.after(i);
         if (i < options.warmups && std::max<double>(ms, t_idle - t0) > kLongWarmupMs) i = options.warmups - 1;
         if (i >= options.warmups && options.decided && options.decided(samples)) break;

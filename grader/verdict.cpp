@@ -8,7 +8,7 @@ namespace grader {
 namespace {
 constexpr Reason kAll[] = {Reason::none,       Reason::wrong,   Reason::bounds, Reason::fault, Reason::slow,
                            Reason::impossible, Reason::untimed, Reason::hang,   Reason::crash, Reason::technique,
-                           Reason::skipped};
+                           Reason::outside,    Reason::skipped};
 }
 
 const char* to_string(Reason r) {
@@ -23,6 +23,7 @@ const char* to_string(Reason r) {
         case Reason::hang: return "hang";
         case Reason::crash: return "crash";
         case Reason::technique: return "technique";
+        case Reason::outside: return "outside";
         case Reason::skipped: return "skipped";
     }
     return "none";

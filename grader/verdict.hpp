@@ -19,6 +19,7 @@ enum class Reason {
     hang,        ///< the exercise's process did not finish in time
     crash,       ///< the process died, exited early, or sent no sealed report
     technique,   ///< correct (and fast enough) without this exercise's technique: its compiled code lacks it (technique.hpp)
+    outside,     ///< the submission left a thread or a process running outside its calls (outside_calls.hpp)
     skipped,
 };
 const char* to_string(Reason r);

@@ -6,6 +6,10 @@
 /// returns without synchronizing. The grader allocates every buffer (256-byte aligned, no
 /// overlap; a read or write outside a buffer is detected), fills the inputs, times the
 /// call and checks the result. Theory: lessons/01-coalescing/theory.md.
+///
+/// Host threads: a launcher may start threads, and must join them before it returns; a thread
+/// or process of the submission still running after a call fails the exercise as
+/// FAIL [outside] (docs/trust_model.md, "Nothing of the submission runs outside its calls").
 #pragma once
 #include <cuda_runtime.h>
 

@@ -16,6 +16,9 @@
 /// empty grid is an error. The grader checks each side at 0, 1, 65537 (past the 65535
 /// blocks gridDim.y allows) and kTransposeMaxSide, the other side small; rows · cols is
 /// not checked at its top (2^31 floats are 8 GiB).
+/// Host threads: a launcher may start threads, and must join them before it returns; a thread
+/// or process of the submission still running after a call fails the exercise as
+/// FAIL [outside] (docs/trust_model.md, "Nothing of the submission runs outside its calls").
 /// Theory: lessons/02-bank-conflicts/theory.md.
 #pragma once
 #include <cuda_runtime.h>

@@ -19,6 +19,9 @@
 /// launch with an empty grid is an error). K = 0: every element of C is 0. The grader
 /// checks each of M, N and K at 0, 1 and the top of its range, the other sides small; the
 /// products are not checked at their top (2^31 floats are 8 GiB).
+/// Host threads: a launcher may start threads, and must join them before it returns; a thread
+/// or process of the submission still running after a call fails the exercise as
+/// FAIL [outside] (docs/trust_model.md, "Nothing of the submission runs outside its calls").
 /// Theory: lessons/03-tiling/theory.md.
 #pragma once
 #include <cuda_runtime.h>

@@ -46,6 +46,9 @@
 /// minimal work (8 bytes and 2k² flops per pixel). Before every timed call the grader
 /// writes a fresh image and sets a fresh filter through set_filter_X (outside the timed
 /// region); every pixel of every timed call is compared with the grader's own result.
+/// Host threads: a launcher may start threads, and must join them before it returns; a thread
+/// or process of the submission still running after a call fails the exercise as
+/// FAIL [outside] (docs/trust_model.md, "Nothing of the submission runs outside its calls").
 /// Theory: lessons/04-convolution/theory.md.
 #pragma once
 #include <cuda_runtime.h>

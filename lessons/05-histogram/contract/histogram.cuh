@@ -32,6 +32,9 @@
 /// input read, against a routine timed on the same bytes in the same run; every timed call
 /// counts fresh bytes and must match CUB's histogram of them exactly (theory page, "The
 /// contract and how it is graded").
+/// Host threads: a launcher may start threads, and must join them before it returns; a thread
+/// or process of the submission still running after a call fails the exercise as
+/// FAIL [outside] (docs/trust_model.md, "Nothing of the submission runs outside its calls").
 /// Theory: lessons/05-histogram/theory.md.
 #pragma once
 #include <cuda_runtime.h>

@@ -38,6 +38,9 @@
 /// 1–6 the grader's block-sum kernel (block_sum_ceiling.cuh) or the grader's copy of the
 /// step before, for step 7 CUB DeviceReduce::Sum. Every timed call sums fresh values and
 /// its result is checked, on the GPU, against the grader's own sum of them.
+/// Host threads: a launcher may start threads, and must join them before it returns; a thread
+/// or process of the submission still running after a call fails the exercise as
+/// FAIL [outside] (docs/trust_model.md, "Nothing of the submission runs outside its calls").
 /// Theory: lessons/06-reduction/theory.md.
 #pragma once
 #include <cuda_runtime.h>

@@ -40,6 +40,9 @@
 /// host clock until the device is idle, at 2^26 − 5 floats (256 MiB each way), against the
 /// serial time and the best pipelined time measured on this GPU in the same run (the
 /// overlap efficiency, theory.md "The contract and how it is graded").
+/// Host threads: a launcher may start threads, and must join them before it returns; a thread
+/// or process of the submission still running after a call fails the exercise as
+/// FAIL [outside] (docs/trust_model.md, "Nothing of the submission runs outside its calls").
 /// Theory: lessons/07-streams/theory.md.
 #pragma once
 #include <cuda_runtime.h>

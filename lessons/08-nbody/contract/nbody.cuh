@@ -44,6 +44,9 @@
 /// derives, with Σ m_i a_i ≈ 0 at every step; and at its timed size on fresh bodies before
 /// every call, the whole result checked on the GPU against the grader's own. Figures count
 /// 20 flops per interaction (n² interactions per call).
+/// Host threads: a launcher may start threads, and must join them before it returns; a thread
+/// or process of the submission still running after a call fails the exercise as
+/// FAIL [outside] (docs/trust_model.md, "Nothing of the submission runs outside its calls").
 /// Theory: lessons/08-nbody/theory.md.
 #pragma once
 #include <cuda_runtime.h>
