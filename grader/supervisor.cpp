@@ -4,6 +4,7 @@
 #include "grader/settings.hpp"
 #include "grader/text_file.hpp"
 
+#include <cuda_runtime.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/types.h>
@@ -352,11 +353,54 @@ ExerciseResult finish_exercise(const ChildSettings& s, StartedExercise& p) {
 
 }  // namespace
 
+namespace {
+
+// Free memory on the device, as every process sees it (the supervisor's context is made by
+// then: it measured the ceilings). 0 when it cannot be read.
+size_t device_free_bytes() {
+    size_t free_b = 0, total_b = 0;
+    if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return free_b;
+}
+
+// The processes waiting at their gates may hold at most this share of the memory free when the
+// lesson starts, so that the running exercise sizes its largest checks as it would alone (a
+// lesson 06 run on a GPU with 6 GiB free left its n = 2^30 checks out when six waiting
+// processes held 3.7 GiB between them).
+constexpr size_t kWaitingShare = 8;  // one eighth
+// A context's memory is at most this where no process has been measured yet: below it every
+// process may start ahead without a measurement (a large GPU).
+constexpr size_t kContextBoundBytes = size_t(1) << 30;
+
+}  // namespace
+
 ExerciseQueue::ExerciseQueue(const ChildSettings& s, std::vector<std::string> exercises)
     : s_(s), names_(std::move(exercises)), ahead_(s.sanitizer.empty() && s.head_start) {
     signal(SIGPIPE, SIG_IGN);  // a gate whose process is gone answers EPIPE instead
-    if (ahead_)
+    if (!ahead_ || names_.empty()) return;
+    const size_t budget = device_free_bytes() / kWaitingShare;
+    if (budget >= names_.size() * kContextBoundBytes) {
         for (const std::string& name : names_) started_.push_back(start_exercise(s_, name, true));
+        return;
+    }
+    // Little memory: one process first, to learn what a context takes here; then as many more
+    // as the budget holds. The others start at their turn (run_next).
+    const size_t before = device_free_bytes();
+    started_.push_back(start_exercise(s_, names_[0], true));
+    wait_until_contexts_are_made(started_, 10);
+    const size_t after = device_free_bytes();
+    const size_t context = after < before ? before - after : kContextBoundBytes / 2;
+    size_t ahead = 1;
+    while (ahead < names_.size() && (ahead + 1) * context <= budget) {
+        started_.push_back(start_exercise(s_, names_[ahead], true));
+        ++ahead;
+    }
+    started_.resize(names_.size());  // nullptr: starts at its turn
+    std::printf("   %zu of %zu exercises' processes start ahead of their turn: %.1f GiB free, %.2f GiB per context\n", ahead,
+                names_.size(), before / 1073741824.0, context / 1073741824.0);
 }
 
 ExerciseQueue::~ExerciseQueue() = default;
@@ -372,6 +416,10 @@ ExerciseResult ExerciseQueue::run_next() {
     // GPU, which no timed run may share. 10 s at most: a process that takes longer is late
     // for a reason of its own, which its exercise will show.
     if (i == 0) wait_until_contexts_are_made(started_, 10);
+    if (!started_[i]) {  // memory was short (the constructor): this one starts now, and runs at once
+        std::unique_ptr<StartedExercise> alone = start_exercise(s_, names_[i], false);
+        return finish_exercise(s_, *alone);
+    }
     std::unique_ptr<StartedExercise> running = std::move(started_[i]);
     const char go = 1;
     if (write(running->gate->write, &go, 1) != 1) {

@@ -56,7 +56,11 @@ struct StartedExercise;
 /// — until the one before it has ended. Making a context is work on the GPU too: the first
 /// exercise runs once every process has made its own, so no exercise shares the GPU with it.
 /// Under a sanitizer, and on a GPU in exclusive-process mode (ChildSettings::head_start),
-/// each process starts at its turn and runs alone.
+/// each process starts at its turn and runs alone. Where free memory is short, the waiting
+/// processes hold at most an eighth of it: one process is started first to measure what a
+/// context takes, then as many more as that share holds, and the rest start at their turn
+/// (the constructor prints how many started ahead), so that a small GPU's largest checks are
+/// sized as they would be with no process waiting.
 class ExerciseQueue {
 public:
     ExerciseQueue(const ChildSettings& s, std::vector<std::string> exercises);
