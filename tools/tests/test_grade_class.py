@@ -405,7 +405,15 @@ class Grading(unittest.TestCase):
             self.assertEqual(len(calls), 1)
             # build_phase keeps this configuration for a submission with every file (none missing)
             self.assertEqual(grading.clear_build(slot / "build"),
-                             {"setup": grading.setup_command(s, slot / "build", slot / "submission"), "missing": []})
+                             {"setup": grading.setup_command(s, slot / "build", slot / "submission"), "missing": [],
+                              "objects": []})
+            # The grader build gains a lesson's sealed object (a run of other --lessons): a build
+            # configured before has no such lesson, so the slot is configured again.
+            (d / "grader").mkdir()
+            (d / "grader" / "lesson01-grader.o").write_text("")
+            self.assertEqual(grading.configure_slot(slot, s, d / "log"), "")
+            self.assertEqual(len(calls), 2)
+            self.assertEqual(grading.clear_build(slot / "build")["objects"], ["lesson01-grader.o"])
 
     def test_a_partial_grading_keeps_the_other_lessons(self):
         with tempfile.TemporaryDirectory() as d:
