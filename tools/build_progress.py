@@ -41,7 +41,7 @@ class Progress:
         self.stream = stream or sys.stderr
         self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
         self.t0 = self.last_shown = clock()
-        self.pending, self.steps = None, 0
+        self.pending, self.steps, self.idle = None, 0, False
 
     def text(self, done, total, what):
         return f"  {self.label}: [{done}/{total}] {self.clock() - self.t0:.0f} s · {what}"
@@ -50,6 +50,7 @@ class Progress:
         """One line of the command's output."""
         p = progress_of(line)
         if p is None:
+            self.idle = self.idle or line.startswith("ninja: no work to do")
             return
         self.steps += 1
         text = self.text(*p)
@@ -74,7 +75,7 @@ class Progress:
         elif self.pending:
             self.show(self.pending)
         how = "done" if rc == 0 else ("stopped: over its time limit" if rc == 124 else f"failed (exit {rc})")
-        steps = f"{self.steps} step{'s' * (self.steps != 1)}, " if self.steps else "nothing to do, " if rc == 0 else ""
+        steps = f"{self.steps} step{'s' * (self.steps != 1)}, " if self.steps else "nothing to do, " if self.idle else ""
         self.show(f"  {self.label}: {how} ({steps}{self.clock() - self.t0:.0f} s)")
 
 

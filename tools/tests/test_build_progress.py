@@ -84,6 +84,11 @@ class Lines(unittest.TestCase):
         p.line("ninja: no work to do.")
         p.close(0)
         self.assertEqual(out.getvalue(), "  building: done (nothing to do, 0 s)\n")
+        out = io.StringIO()
+        p = build_progress.Progress("configuring", out, clock=Clock())  # a command that is not Ninja
+        p.line("The Meson build system")
+        p.close(0)
+        self.assertEqual(out.getvalue(), "  configuring: done (0 s)\n")
 
 
 class Run(unittest.TestCase):
