@@ -470,6 +470,7 @@ def configure_slots(slots, s):
     if not slots:
         return
     t0 = time.monotonic()
+    print(f"configuring {len(slots)} build slot(s) (meson setup, once for the class) ...", file=sys.stderr, flush=True)
 
     def one(slot):
         log = pathlib.Path(s.work) / f"{slot.name}.configure.log"
