@@ -13,6 +13,7 @@ import io
 import json
 import os
 import pathlib
+import re
 import subprocess
 import sys
 import tarfile
@@ -267,8 +268,18 @@ class Outputs(unittest.TestCase):
             gs = json.loads((out / "gradescope" / "frank" / "results.json").read_text())
             self.assertEqual([(t["max_score"], t.get("status")) for t in gs["tests"]], [(0, None), (1, "failed")])
             self.assertTrue(gs["tests"][0]["output"].startswith("not graded: SKIP"))
+            # The summary counts the points at stake in the file: its max_scores add up to 1.
+            self.assertTrue(gs["output"].startswith("0 of 1 point. 1 exercise not graded in this run (SKIP or NOT RUN: "
+                                                    "1 point more once graded). Seed 42,"), gs["output"])
+            gs = json.loads((out / "gradescope" / "bob" / "results.json").read_text())
+            self.assertTrue(gs["output"].startswith("2 of 2 points. Seed 42,"), gs["output"])
             self.assertEqual(rows[5]["skipped"], "1")
             page = (out / "report.html").read_text()
+            # 01.1: alice and bob passed, carl's was slow, dora left it as the starter, eve's did not
+            # compile, frank's skipped (no GPU): 2 of the 5 graded pass, 2 of the 4 who attempted
+            # it; frank counts in neither.
+            rate = re.search(r"<tr><td>01\.1 matrix mapping</td>(.*?)</tr>", page).group(1)
+            self.assertEqual(re.findall(r">([^<>]+)</td>", rate), ["2", "2", "1", "1", " 40 %", "50 %", "compile 1, slow 1"])
             # The grid scrolls sideways in its own box, its student column pinned.
             self.assertIn('<div class="wide"><table class="grid">', page)
             self.assertRegex(page, r"div\.wide \{ overflow-x: auto; \}")
