@@ -13,7 +13,7 @@ label (what 1.9.4 makes of a code span in a heading), no unconverted formula (\\
 And the site must travel: no page, script or style sheet names an absolute file path or a
 file:// URL, and no relative reference leads out of the site's folder or to a file the folder
 lacks.
-Browser checks open index.html, every lessonNN.html and the thresholds, troubleshooting and
+Browser checks open index.html, every lessonNN.html and the thresholds, troubleshooting, no_gpu and
 trust_model pages in headless Chromium (chromium-headless-shell or chromium; $CHROMIUM
 overrides) twice: as is, then a copy of the whole folder in a temporary directory with
 networking cut off, so a site that loads MathJax from a CDN, or from anywhere outside its folder,
@@ -26,7 +26,7 @@ import argparse, collections, concurrent.futures, html.parser, os, re, shutil, s
 import urllib.parse, urllib.request
 from pathlib import Path
 
-EXTRA_PAGES = ("thresholds.html", "troubleshooting.html", "trust_model.html")
+EXTRA_PAGES = ("thresholds.html", "troubleshooting.html", "trust_model.html", "no_gpu.html")
 CODE_TAGS = {"code", "pre"}  # also MathJax 2's skipTags: TeX inside them stays literal
 SKIP_TAGS = {"script", "style", "noscript", "textarea", "template", "title"}
 VOID_TAGS = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
