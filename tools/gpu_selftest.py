@@ -753,19 +753,20 @@ def gpu_absent():
 VARIANT_ALIASES = ["known_bad_programs", "known_good_programs"]
 
 
-def targets(known, variants=True, sel=(), members=None):
+def targets(known, variants=True, sel=(), members=None, unit_tests=True):
     """The lesson programs and, when `variants`, the known-bad variants but those that must not
     link and the known-good ones (meson.build's alias targets), the unit tests, and the default
     targets ("all": the supervisor grader/grade, which every lesson test runs). known: the
     targets the build folder's ninja knows (ninja_targets), or None when that could not be
     read; a variants' alias it does not know is left out. sel: the lessons of --lessons
     (lesson01, ...), when given only theirs: the programs of each alias (members: {alias:
-    [program]}, alias_members) that belong to a lesson of sel, by name."""
+    [program]}, alias_members) that belong to a lesson of sel, by name. unit_tests: the
+    grader's unit tests too (the starters' build runs none)."""
     aliases = ["lesson_programs"] + [t for t in (VARIANT_ALIASES if variants else []) if known is None or t in known]
+    base = ["all"] + ["grader/grader_unit_tests"] * unit_tests
     if not sel:
-        return ["all", "grader/grader_unit_tests"] + aliases
-    return ["all", "grader/grader_unit_tests"] + [p for a in aliases for p in (members or {}).get(a, [])
-                                                  if of_lessons(p, sel)]
+        return base + aliases
+    return base + [p for a in aliases for p in (members or {}).get(a, []) if of_lessons(p, sel)]
 
 
 def of_lessons(test, sel):
@@ -973,7 +974,8 @@ def main(argv=None):
     which = f" ({', '.join(sel)})" if sel else ""
     sh(["ninja", "-C", str(ref)] + targets(ninja_targets(ref), not args.no_known_bad, sel, members[ref]), log,
        "building the references" + which)
-    sh(["ninja", "-C", str(sta)] + targets(None, False, sel, members[sta]), log, "building the starters" + which)
+    sh(["ninja", "-C", str(sta)] + targets(None, False, sel, members[sta], unit_tests=False), log,
+       "building the starters" + which)
     for b in (ref, sta):  # repetitions of an earlier self-test must not be read as this one's
         shutil.rmtree(b / ARCHIVE, ignore_errors=True)
     # A suite no test is in selects nothing (Meson runs those of the other suites).

@@ -431,6 +431,7 @@ class Building(unittest.TestCase):
         self.assertEqual(gps.targets(known | {"known_good_programs"}), base + ["known_bad_programs", "known_good_programs"])
         self.assertEqual(gps.targets(None), base + ["known_bad_programs", "known_good_programs"])  # unknown: ask for both
         self.assertEqual(gps.targets(known, variants=False), base)
+        self.assertEqual(gps.targets(None, False, unit_tests=False), ["all", "lesson_programs"])  # the starters' build
 
     def test_no_known_bad_says_it_covers_both_kinds(self):
         with contextlib.redirect_stdout(io.StringIO()) as out, self.assertRaises(SystemExit):
