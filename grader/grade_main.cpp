@@ -389,9 +389,12 @@ Stop configured_verdict(const Options& o) {
 // Not the student's fault: say what to install rather than run a missing program.
 Stop sanitizer_present(const Options& o, const grader::ChildSettings& child) {
     if (child.sanitizer.empty() || access(grader::sanitizer_program(child).c_str(), X_OK) == 0) return go_on();
+    // Both facts where both hold: installing the sanitizer alone would not make the lesson run.
+    const std::string no_gpu = grader::gpu_unusable_reason();
     const std::string msg = "--setup=" + child.sanitizer + " needs compute-sanitizer, not found at " +
                             grader::sanitizer_program(child) +
-                            ": install it (it comes with the full CUDA toolkit), then meson setup --reconfigure";
+                            ": install it (it comes with the full CUDA toolkit), then meson setup --reconfigure" +
+                            (no_gpu.empty() ? "" : "; and it needs a GPU: " + no_gpu + " (README, \"No GPU here?\")");
     return stop(kSkip, "skipped", msg, {"SKIP  " + o.name + ": " + msg});
 }
 
@@ -480,8 +483,12 @@ Stop gpu_usable(const Options& o, const grader::Listing& l, int sms) {
     std::string why = grader::gpu_unusable_reason();
     if (!why.empty()) {
         // Say what did work: a student without a GPU still learns the code builds and passes the policy.
+        // Of the exercises a filter (-tc=01.2*) selects, when one is given.
+        const size_t chosen = grader::filter_names(l.exercises, o.include, o.exclude).size();
+        const bool filtered = !o.include.empty() || !o.exclude.empty();
         why = std::string(o.policy.empty() ? "" : "policy OK, ") + (o.build.empty() ? "" : "compiled, ") +
-              std::to_string(l.exercises.size()) + " exercises listed; " + why +
+              std::to_string(chosen) + (filtered ? " of " + std::to_string(l.exercises.size()) : "") +
+              (filtered ? " exercises selected; " : " exercises listed; ") + why +
               (why.rfind("no CUDA GPU", 0) == 0 ? " (README, \"No GPU here?\")" : "");
         return stop(kSkip, "skipped", why, {"SKIP " + o.name + ": " + why});
     }

@@ -8,10 +8,12 @@ Static checks read every *.html as Doxygen wrote it: no typographic replacement 
 (&lsquo; &rsquo; &ndash; &mdash;: what Doxygen 1.9.4 makes, silently, of a code span holding a
 single quote, `--test-args='-tc=01.2*'`, and of a bare --option), no curly quote in <code>/<pre>,
 no stray backtick left by a broken code span, no literal ** or __ in prose (Doxygen 1.9.4
-leaves **`code`** as it is written), no unconverted formula (\\f$, \\f[ ...). And the site
-must travel: no page, script or style sheet names an absolute file path or a file:// URL, and
-no relative reference leads out of the site's folder or to a file the folder lacks.
-Browser checks open index.html, every lessonNN.html and the thresholds, troubleshooting and
+leaves **`code`** as it is written), no literal <tt> or <code> in a page's text or a sidebar
+label (what 1.9.4 makes of a code span in a heading), no unconverted formula (\\f$, \\f[ ...).
+And the site must travel: no page, script or style sheet names an absolute file path or a
+file:// URL, and no relative reference leads out of the site's folder or to a file the folder
+lacks.
+Browser checks open index.html, every lessonNN.html and the thresholds, troubleshooting, no_gpu and
 trust_model pages in headless Chromium (chromium-headless-shell or chromium; $CHROMIUM
 overrides) twice: as is, then a copy of the whole folder in a temporary directory with
 networking cut off, so a site that loads MathJax from a CDN, or from anywhere outside its folder,
@@ -24,7 +26,7 @@ import argparse, collections, concurrent.futures, html.parser, os, re, shutil, s
 import urllib.parse, urllib.request
 from pathlib import Path
 
-EXTRA_PAGES = ("thresholds.html", "troubleshooting.html", "trust_model.html")
+EXTRA_PAGES = ("thresholds.html", "troubleshooting.html", "trust_model.html", "no_gpu.html")
 CODE_TAGS = {"code", "pre"}  # also MathJax 2's skipTags: TeX inside them stays literal
 SKIP_TAGS = {"script", "style", "noscript", "textarea", "template", "title"}
 VOID_TAGS = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
@@ -41,6 +43,14 @@ GLUED_DASH = re.compile(r"(?<![\w\u2013\u2014])[\u2013\u2014](?=[A-Za-z])")  # -
 # Markdown emphasis Doxygen left as text, in prose: 1.9.4 does not make **`code`** (or __`code`__)
 # bold. A __ that touches a word is a C++ identifier (__syncwarp, __LINE__), which Markdown keeps.
 LITERAL_EMPHASIS = re.compile(r"\*\*|(?<!\w)__(?!\w)")
+# Markup shown as text: Doxygen 1.9.4 writes a code span of a heading as <tt>...</tt> into the
+# heading's text (&lt;tt&gt; in the page) and into the sidebar's labels, which its navtree.js
+# shows as text. A heading must name an option or a program without backticks.
+LITERAL_TAG = re.compile(r"<(?:tt|code)>")
+LITERAL_TAG_WHY = "literal <tt> or <code> (a code span in a heading: write the heading without backticks)"
+# A label of the sidebar in Doxygen's navigation-tree scripts (navtreedata.js, one per page):
+#   [ "Label", "page.html#anchor", children ]
+TREE_LABEL = re.compile(r'^\s*\[ "((?:[^"\\]|\\.)*)", "', re.M)
 # Where a page names another file: attributes, and url() in CSS (style sheets, <style>, style=).
 REF_ATTRS = {"src", "href", "data", "poster"}
 CSS_URL = re.compile(r"url\(\s*['\"]?([^'\")]+)")
@@ -114,7 +124,8 @@ def text_problems(runs, tex):
     for line, in_code, in_prose, data in runs:
         rules = [(CURLY, "curly quote in code")] if in_code else [
             (BACKTICK, "stray backtick (a broken code span)"),
-            (GLUED_DASH, "dash glued to a word (an --option made a dash)")]
+            (GLUED_DASH, "dash glued to a word (an --option made a dash)"),
+            (LITERAL_TAG, LITERAL_TAG_WHY)]
         if in_prose and not in_code:
             rules.append((LITERAL_EMPHASIS, "literal ** or __ (emphasis Doxygen did not convert; <b>`code`</b> works)"))
         if tex and not in_code:
@@ -203,6 +214,8 @@ def static_problems(site):
             found += reference_problems(site, f, css_refs(src))
         else:
             found += matches(src, ((FILE_URL, TIED),))
+            found += [(LITERAL_TAG_WHY + " in the sidebar", src.count("\n", 0, m.start()) + 1, f'"{m.group(1)}"')
+                      for m in TREE_LABEL.finditer(src) if LITERAL_TAG.search(m.group(1))]
         out += [f"{f.relative_to(site)}: {p}" for p in summary(found)]
     return out
 

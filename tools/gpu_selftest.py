@@ -1,51 +1,13 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""GPU self-test: builds the references and the starters, runs every lesson, every known-bad
-and known-good variant and the grader's unit tests, and checks the course's promises in one
-table:
-
-  * every graded exercise of the references PASSES, with its figure at least MARGIN x its
-    threshold (exercise NN.0 is a teaching table: INFO, ungraded);
-  * every graded exercise of the starters FAILS and, when it fails for being slow, the
-    threshold is at least MARGIN x the starter's figure (an exercise whose results carry an
-    overlap note is exempt: its starter may pass). Where the exercise has a mechanism check
-    (a section [NN.N file.cu] of a lessons/*/technique.txt), that check fails an unchanged
-    starter whatever its speed: a thinner starter margin there is listed as a note, not a
-    problem, and so is a starter that changes between FAIL [slow] and FAIL [technique]
-    across repetitions (the starter must still FAIL);
-  * every known-bad variant (a lesson's 'bad' list, tests lessonNN-bad-NAME) is REJECTED for
-    the reason its lesson names;
-  * every known-good variant (a lesson's 'good' list, tests lessonNN-good-NAME: an unusual
-    but correct kernel in place of one reference file) PASSES: its test OK and its results
-    file's exercise PASS;
-  * with --repeat N, no verdict changes between the N runs (known-bad and known-good tests
-    included).
-
-Usage (on a machine with a GPU, from the repository root):
-    python3 tools/gpu_selftest.py [--lessons lesson01,lesson06] [--repeat 3] [--no-known-bad]
-                                  [--memcheck] [--memcheck-timeout 300] [--build-root DIR]
-                                  [--sms all,16,33,66]
-
---no-known-bad leaves out both kinds of variant, known-bad and known-good (neither is built
-nor run).
-
-With --sms, the test phase runs once per SM count of the list ("all": the whole GPU), each
-test confined to that many SMs (GRADER_SMS, the supervisor's --sms: docs/thresholds.md,
-"Other GPU shapes"), and the promises are checked per count: one table each. Its
-repetitions are kept in <build>/selftest/sms-<count>/repK/; memcheck, when asked, runs under
-the list's first count and belongs to its table; --save-measured saves the "all" count only.
-
-Both trees are built once; the test phase (references with their known-bad and known-good
-variants and the unit tests, then the starters) runs N times, and each run's results files
-and Meson test log are kept in <build>/selftest/repK/. Reads results files of schema
-cuda-lessons-results, version 1 (docs/results_schema.md); a known-good test's file is named
-after its test like any other (lesson02-good-padded-32x32.json). Prints a markdown table, also
-written to $OUT/selftest.md when OUT is set; the same data goes to <build-root>/selftest.json
-(and $OUT/selftest.json). Exit status 0 when every promise holds, 1 otherwise.
+"""GPU self-test: checks on this machine's GPU that the course keeps its promises. What it
+checks, writes and needs is HELP below, which `python3 tools/gpu_selftest.py --help` prints.
 
 Everything that reads results and decides is a plain function of paths and dicts (from
 read_results_file to render_markdown); only the functions after "Building and running" start
-processes. tools/tests/test_gpu_selftest.py tests the former on synthetic results.
+processes. tools/tests/test_gpu_selftest.py tests the former on synthetic results. Results
+files are of schema cuda-lessons-results, version 1 (docs/results_schema.md); a known-good
+test's file is named after its test like any other (lesson02-good-padded-32x32.json).
 """
 import argparse
 import json
@@ -60,7 +22,9 @@ import sys
 import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from results_files import files_by_test, read_results_file, read_testlog, test_name  # noqa: E402  (beside this script)
+import build_progress  # noqa: E402  (beside this script)
+from class_grading.course import lesson_tests, meson_info  # noqa: E402
+from results_files import files_by_test, read_results_file, read_testlog, test_name  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -78,6 +42,48 @@ RICHEST_DRAM_PER_SM = 54
 
 # Where each run's results files and test log are kept, inside each build folder.
 ARCHIVE = "selftest"
+
+# The exit status when no GPU is found: Meson's and the grader's "skipped".
+NO_GPU = 77
+
+HELP = f"""\
+Checks, on this machine's NVIDIA GPU, that the course keeps its promises, and prints one
+table with a row per exercise. Run it from the course's folder. It first builds the
+references (solutions/) and the starters (starter/), which takes minutes, then runs every
+lesson; progress is shown as it goes.
+
+  python3 tools/gpu_selftest.py                    every lesson
+  python3 tools/gpu_selftest.py --lessons 01,06    lessons 01 and 06 only (only they are built)
+  python3 tools/gpu_selftest.py --repeat 3         three runs: a verdict that changes is a problem
+
+The promises:
+  * every graded exercise of the references PASSES, with its figure at least {MARGIN:.2f} x its
+    threshold (the margin: docs/thresholds.md, section "Margins"). Exercise NN.0 is a
+    teaching table: shown (INFO), not graded;
+  * every graded exercise of the starters FAILS and, where it fails for being slow, its
+    threshold is at least {MARGIN:.2f} x the starter's figure. Exceptions are listed as notes
+    under the table: an exercise whose results say its starter may pass, and one with a
+    mechanism check (lessons/*/technique.txt), which fails an unchanged starter whatever its
+    speed, so that its starter needs no margin (but must still FAIL);
+  * every known-bad variant (a broken kernel kept with its lesson, test lessonNN-bad-NAME)
+    is rejected for the reason its lesson names, and every known-good variant (an unusual
+    but correct kernel, test lessonNN-good-NAME) PASSES;
+  * the grader's unit tests pass;
+  * with --repeat N, no verdict changes between the N runs.
+
+What it writes: the table on standard output (also to $OUT/selftest.md when the variable
+OUT is set), the same data as JSON in BUILD_ROOT/selftest.json (and $OUT/selftest.json),
+the output of every command it ran in BUILD_ROOT/selftest.log, and each run's results
+files and Meson test log in BUILD_ROOT/solutions/selftest/repK/ and BUILD_ROOT/starter/
+selftest/repK/.
+
+It needs an NVIDIA GPU, its driver and a CUDA toolkit, with Meson and Ninja (README,
+"Requirements"). Without a GPU it stops at once and says so: there is nothing to measure.
+
+Exit status: 0 when every promise holds; 1 when one does not (the lines under the table
+say which); {NO_GPU} when no GPU was found. If a promise does not hold on your GPU, please
+send the maintainers the table and the lines under it (the standard output).
+"""
 
 
 # ====================================================================== reading results
@@ -707,17 +713,11 @@ def render_sweep(reports):
 
 # ====================================================================== building and running
 
-def sh(cmd, log, check=True, timeout=None, env=None):
-    """Runs cmd, appending its output to the log file; returns the exit code (124: timed out).
+def sh(cmd, log, label, check=True, timeout=None, env=None):
+    """Runs cmd, appending its output to the log file and showing its progress (Ninja's steps,
+    Meson's tests) under `label` on standard error; returns the exit code (124: timed out).
     env: variables to add to this process's environment for the command."""
-    with open(log, "a") as f:
-        f.write(f"\n$ {''.join(f'{k}={v} ' for k, v in (env or {}).items())}{' '.join(cmd)}\n")
-        f.flush()
-        try:
-            rc = subprocess.call(cmd, stdout=f, stderr=subprocess.STDOUT, cwd=ROOT, timeout=timeout,
-                                 env={**os.environ, **env} if env else None)
-        except subprocess.TimeoutExpired:
-            rc = 124
+    rc, _ = build_progress.run(cmd, log, label, cwd=ROOT, timeout=timeout, env=env)
     if check and rc != 0:
         sys.exit(f"self-test: '{' '.join(cmd)}' failed (exit {rc}); see {log}")
     return rc
@@ -727,7 +727,24 @@ def setup(build, kernels, log, revision=""):
     """Configures (or reconfigures) one build folder for -Dkernels (and -Drevision, when the
     source folder's git metadata cannot tell the revision)."""
     again = ["--reconfigure"] if (build / "build.ninja").exists() else []
-    sh(["meson", "setup", *again, str(build), f"-Dkernels={kernels}", f"-Drevision={revision}"], log)
+    sh(["meson", "setup", *again, str(build), f"-Dkernels={kernels}", f"-Drevision={revision}"], log,
+       f"configuring {build.name} (meson setup)")
+
+
+def gpu_absent():
+    """Why this machine has no NVIDIA GPU to test on, or "" when it has one: nvidia-smi lists
+    a GPU, or the driver shows one under /proc/driver/nvidia/gpus."""
+    try:
+        r = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True, timeout=60)
+        if r.returncode == 0 and "GPU" in r.stdout:
+            return ""
+        said = (r.stdout + r.stderr).strip().splitlines()
+        smi = f"nvidia-smi -L says: {said[0]}" if said else f"nvidia-smi -L lists no GPU (exit {r.returncode})"
+    except (OSError, subprocess.SubprocessError) as e:
+        smi = "no nvidia-smi (the NVIDIA driver's tool)" if isinstance(e, FileNotFoundError) else f"nvidia-smi: {e}"
+    if any(pathlib.Path("/proc/driver/nvidia/gpus").glob("*")):
+        return ""
+    return smi + ", and the driver shows no GPU in /proc/driver/nvidia/gpus"
 
 
 # meson.build's aliases of the variants' programs: each is defined only where the build has a
@@ -736,14 +753,64 @@ def setup(build, kernels, log, revision=""):
 VARIANT_ALIASES = ["known_bad_programs", "known_good_programs"]
 
 
-def targets(known, variants=True):
+def targets(known, variants=True, sel=(), members=None, unit_tests=True):
     """The lesson programs and, when `variants`, the known-bad variants but those that must not
     link and the known-good ones (meson.build's alias targets), the unit tests, and the default
     targets ("all": the supervisor grader/grade, which every lesson test runs). known: the
     targets the build folder's ninja knows (ninja_targets), or None when that could not be
-    read; a variants' alias it does not know is left out."""
-    wanted = VARIANT_ALIASES if variants else []
-    return ["all", "grader/grader_unit_tests", "lesson_programs"] + [t for t in wanted if known is None or t in known]
+    read; a variants' alias it does not know is left out. sel: the lessons of --lessons
+    (lesson01, ...), when given only theirs: the programs of each alias (members: {alias:
+    [program]}, alias_members) that belong to a lesson of sel, by name. unit_tests: the
+    grader's unit tests too (the starters' build runs none)."""
+    aliases = ["lesson_programs"] + [t for t in (VARIANT_ALIASES if variants else []) if known is None or t in known]
+    base = ["all"] + ["grader/grader_unit_tests"] * unit_tests
+    if not sel:
+        return base + aliases
+    return base + [p for a in aliases for p in (members or {}).get(a, []) if of_lessons(p, sel)]
+
+
+def of_lessons(test, sel):
+    """Whether a test or program (lesson01, lesson01-bad-faults) belongs to a lesson of sel."""
+    return any(test == s or test.startswith(s + "-") for s in sel)
+
+
+def parse_alias_members(text):
+    """The programs of an alias target, from `ninja -t query ALIAS`'s output: the lines under
+    its "  input: phony" up to "  outputs:", each "    | lesson01-bad-faults" (Ninja marks
+    implicit inputs with "| ", order-only ones with "|| ")."""
+    out, inputs = [], False
+    for line in text.splitlines():
+        t = line.strip()
+        if t.startswith("input:"):
+            inputs = True
+        elif t.startswith("outputs:") or not line.startswith("    "):
+            inputs = False
+        elif inputs and t.lstrip("|").strip():
+            out.append(t.lstrip("|").strip())
+    return out
+
+
+def alias_members(build, aliases):
+    """{alias: [its programs]} of a build folder, asked of its ninja ([] for an alias it lacks)."""
+    out = {}
+    for a in aliases:
+        done = subprocess.run(["ninja", "-C", str(build), "-t", "query", a], capture_output=True, text=True, cwd=ROOT)
+        out[a] = parse_alias_members(done.stdout) if done.returncode == 0 else []
+    return out
+
+
+def choose_lessons(spec, build):
+    """The lesson tests of --lessons ("01,06" or "lesson01,lesson06"), checked against those of
+    the configured build (Meson's introspection); [] for every lesson. Exits naming the
+    lessons there are when one is unknown: before anything is built."""
+    wanted = distinct(w.strip().removeprefix("lesson").split("-")[0] for w in spec.split(",") if w.strip())
+    if not wanted:
+        return []
+    there = sorted(lesson_tests(meson_info(build)[0]))
+    unknown = [w for w in wanted if f"lesson{w}" not in there]
+    if unknown:
+        sys.exit(f"self-test: --lessons: no lesson {', '.join(unknown)}; the course has {', '.join(there)}")
+    return [f"lesson{w}" for w in wanted]
 
 
 def parse_ninja_targets(text):
@@ -764,7 +831,7 @@ def sel_bad(build, sel):
     listed = subprocess.run(["meson", "test", "-C", str(build), "--list", "--no-rebuild"], capture_output=True,
                             text=True, cwd=ROOT).stdout
     names = [test_name(line.strip()) for line in listed.splitlines() if line.strip()]  # one test a line
-    return distinct([n for n in names if any(n.startswith(s) for s in sel)] + ["grader"])
+    return distinct([n for n in names if of_lessons(n, sel)] + ["grader"])
 
 
 def testlog_path(build, setup_name=""):
@@ -798,16 +865,18 @@ def run_repetition(ref, sta, ref_which, sta_which, name, log, env=None):
     added to the tests' environment (an SM count of a sweep)."""
     for b in (ref, sta):
         clear_outputs(b)
-    sh(["meson", "test", "-C", str(ref), "--no-rebuild"] + ref_which, log, check=False, env=env)
-    sh(["meson", "test", "-C", str(sta), "--no-rebuild"] + sta_which, log, check=False, env=env)
+    sh(["meson", "test", "-C", str(ref), "--no-rebuild"] + ref_which, log, f"testing the references ({name})",
+       check=False, env=env)
+    sh(["meson", "test", "-C", str(sta), "--no-rebuild"] + sta_which, log, f"testing the starters ({name})",
+       check=False, env=env)
     return load_run(archive(ref, name), archive(sta, name))
 
 
 def run_memcheck(ref, which, timeout, log, env=None):
     """The references under compute-sanitizer memcheck, bounded in time: {"timed_out", "tests"}."""
     clear_outputs(ref)
-    rc = sh(["meson", "test", "-C", str(ref), "--no-rebuild", "--setup", "memcheck"] + which, log, check=False,
-            timeout=timeout, env=env)
+    rc = sh(["meson", "test", "-C", str(ref), "--no-rebuild", "--setup", "memcheck"] + which, log,
+            "the references under memcheck", check=False, timeout=timeout, env=env)
     dest = archive(ref, "memcheck", "memcheck")
     return {"timed_out": rc == 124, "tests": {} if rc == 124 else read_testlog(dest / "testlog.json", stdout=False)}
 
@@ -845,16 +914,26 @@ def positive_int(text):
 
 def parse_args(argv=None):
     """The command line (see the module docstring)."""
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--lessons", default="", help="comma-separated test names (default: all)")
+    ap = argparse.ArgumentParser(prog="gpu_selftest.py", description=HELP,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--lessons", default="", metavar="LIST",
+                    help="only these lessons, built and run: 01,06 or lesson01,lesson06 (default: every lesson)")
     ap.add_argument("--repeat", type=positive_int, default=1, metavar="N",
                     help="run the test phase N times after one build; any verdict that changes is a problem")
     ap.add_argument("--no-known-bad", action="store_true",
                     help="a quick pass: the references, the starters and the unit tests, without the known-bad "
                          "and the known-good variants (neither is built nor run)")
-    ap.add_argument("--memcheck", action="store_true", help="also run the references under compute-sanitizer memcheck")
-    ap.add_argument("--memcheck-timeout", type=int, default=300, help="seconds the memcheck run may take")
-    ap.add_argument("--build-root", default=str(ROOT / "build-selftest"))
+    ap.add_argument("--memcheck", action="store_true", help="also run the references under compute-sanitizer memcheck "
+                                                            "(correctness only; it needs compute-sanitizer)")
+    ap.add_argument("--memcheck-timeout", type=int, default=300, metavar="S",
+                    help="seconds the memcheck run may take (default 300); past them the table says it timed out")
+    ap.add_argument("--build-root", default=str(ROOT / "build-selftest"), metavar="BUILD_ROOT",
+                    help="the folder of its two builds (BUILD_ROOT/solutions, BUILD_ROOT/starter), its log and its "
+                         "JSON report (default: build-selftest in the course's folder); kept, so that a second run "
+                         "rebuilds only what changed")
+    ap.add_argument("--no-gpu-check", action="store_true",
+                    help="build and run even where no GPU is found (every lesson then reports SKIP, and the table "
+                         "is empty): to check that everything builds, or where the GPU check is wrong")
     ap.add_argument("--revision", default="",
                     help="the course revision to record in the results files (default: git describe)")
     ap.add_argument("--save-measured", action="store_true",
@@ -862,27 +941,43 @@ def parse_args(argv=None):
                          "(only when every promise holds; in a sweep, those of the count all)")
     ap.add_argument("--sms", type=parse_sms_list, default=None, metavar="COUNTS",
                     help="a sweep: run the test phase once per SM count (e.g. all,16,33,66; all = the whole GPU), "
-                         "each confined to that many SMs with a green context, one table per count")
+                         "each confined to that many SMs with a green context, one table per count (docs/thresholds.md, "
+                         "\"Other GPU shapes\"); each count's runs are kept in BUILD_ROOT/*/selftest/sms-COUNT/repK/, "
+                         "memcheck runs under the first count, --save-measured saves the count all only")
     return ap.parse_args(argv)
 
 
 def main(argv=None):
     """Builds, runs the repetitions (and memcheck), prints and writes the report; 1 on any problem."""
     args = parse_args(argv)
+    # Without a GPU nothing can be measured: say so before minutes of building.
+    absent = "" if args.no_gpu_check else gpu_absent()
+    if absent:
+        print(f"self-test: no NVIDIA GPU found here: {absent}.\n"
+              "It measures every lesson on a GPU, so it stopped before building anything. Run it on a machine\n"
+              "with an NVIDIA GPU (README, \"No GPU here?\", says where to borrow one); --no-gpu-check builds\n"
+              "and runs anyway, and every lesson then reports SKIP.", file=sys.stderr)
+        return NO_GPU
     root = pathlib.Path(args.build_root)
     root.mkdir(parents=True, exist_ok=True)
     log = root / "selftest.log"
     log.write_text("")
     ref, sta = root / "solutions", root / "starter"
     t0 = time.time()
+    print(f"self-test: building in {root} (every command's output: {log})", file=sys.stderr)
     setup(ref, "solutions", log, args.revision)
     setup(sta, "starter", log, args.revision)
+    sel = choose_lessons(args.lessons, ref)
     # Build everything up front, in parallel: the tests then only run.
-    sh(["ninja", "-C", str(ref)] + targets(ninja_targets(ref), not args.no_known_bad), log)
-    sh(["ninja", "-C", str(sta)] + targets(None, False), log)
+    # With --lessons, the programs of those lessons alone: of each alias, the members that are theirs.
+    members = {b: alias_members(b, ["lesson_programs"] + VARIANT_ALIASES) if sel else None for b in (ref, sta)}
+    which = f" ({', '.join(sel)})" if sel else ""
+    sh(["ninja", "-C", str(ref)] + targets(ninja_targets(ref), not args.no_known_bad, sel, members[ref]), log,
+       "building the references" + which)
+    sh(["ninja", "-C", str(sta)] + targets(None, False, sel, members[sta], unit_tests=False), log,
+       "building the starters" + which)
     for b in (ref, sta):  # repetitions of an earlier self-test must not be read as this one's
         shutil.rmtree(b / ARCHIVE, ignore_errors=True)
-    sel = [x for x in args.lessons.split(",") if x]
     # A suite no test is in selects nothing (Meson runs those of the other suites).
     ref_which = sel_bad(ref, sel) if sel else ["--suite", "lessons", "--suite", "known-bad", "--suite", "known-good",
                                                "--suite", "grader"]

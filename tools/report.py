@@ -32,9 +32,11 @@ import argparse
 import html
 import math
 import pathlib
+import re
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import lesson_list  # noqa: E402  (beside this script)
 from results_files import (SCHEMA, SCHEMA_VERSION, files_by_test, read_results_file,  # noqa: E402  (beside this script)
                            teaching_tables)
 
@@ -837,9 +839,25 @@ def messages(doc):
     return "".join(out)
 
 
+def course_title(nn):
+    """The title of lesson NN as its theory page heads it (lessons/NN-*/theory.md), or ""."""
+    for folder in sorted((ROOT / "lessons").glob(f"{nn}-*")):
+        try:
+            return lesson_list.theory_heading(ROOT, folder.name)[1]
+        except lesson_list.Problems:
+            pass
+    return ""
+
+
 def lesson_heading(doc):
-    lesson, title = doc.get("lesson") or "", doc.get("title") or ""
-    words = f"Lesson {lesson}: {title}" if lesson else str(doc.get("test", "?"))
+    """`Lesson 01: Memory coalescing (lesson01.json)`. A run that stopped before the lesson
+    program named its lesson (a compile error, a missing sanitizer) records no lesson and no
+    title: then the test's number and the theory page's title, so that every heading reads alike."""
+    lesson, title, test = doc.get("lesson") or "", doc.get("title") or "", str(doc.get("test", "?"))
+    m = re.fullmatch(r"lesson(\d\d)", test)
+    if not lesson and m:
+        lesson, title = m.group(1), title or course_title(m.group(1))
+    words = (f"Lesson {lesson}: {title}" if title else f"Lesson {lesson}") if lesson else test
     return f'<h2 id="{esc(doc.get("test", ""))}">{esc(words)} <small class="note">({esc(doc.get("_file", ""))})</small></h2>'
 
 
@@ -993,12 +1011,13 @@ def render_page(folder):
     lessons = [d for d in docs if not is_known_bad(d)]
     bad = [d for d in docs if is_known_bad(d)]
     body = [header(docs, folder, found["problems"], found["unused"])]
+    roofline = roofline_section(lessons)  # "" when no run measured what it needs: then no link to it
     if lessons:
         body.append("<p>" + " · ".join(f'<a href="#{esc(d.get("test"))}">{esc(d.get("test"))}</a>' for d in lessons)
-                    + (' · <a href="#roofline">roofline</a>' if lessons else "") + "</p>")
+                    + (' · <a href="#roofline">roofline</a>' if roofline else "") + "</p>")
     for d in lessons:
         body.append(lesson_section(d))
-    body.append(roofline_section(lessons))
+    body.append(roofline)
     body.append(known_bad_section(bad))
     body.append(footer(folder, docs))
     page = ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"

@@ -14,7 +14,10 @@ import pathlib
 import re
 
 # Where the course ships kernels, relative to its root: a copy of any of them is flagged.
-SHIPPED = ("starter/**/*.cu", "solutions/**/*.cu", "lessons/*/grader/*.cu", "lessons/*/bad/*.cu")
+# The known-bad variants are references with one thing broken (or one step's reference in
+# another's place): they share kernels, or whole files, with the references and starters.
+KNOWN_BAD = "lessons/*/bad/*.cu"
+SHIPPED = ("starter/**/*.cu", "solutions/**/*.cu", "lessons/*/grader/*.cu", KNOWN_BAD)
 
 # A kernel this short (its tokens, signature included) is not compared on its own: a plain
 # element-wise kernel written from scratch reads like any other.
@@ -126,13 +129,28 @@ class Shipped:
         """Where the student's file `text` comes from, sorted: `solutions/x.cu` for a whole
         file, `lessons/06-reduction/grader/y.cu (step_kernel)` for one kernel of a file not
         matched whole; every shipped file or kernel it matches, except those that match
-        its own starter (`own_starter`: the starter's path relative to the course)."""
+        its own starter (`own_starter`: the starter's path relative to the course). A known-bad
+        variant is named only where no other shipped file explains the match: a copy of a
+        reference is a copy of the reference, not of the variants made from it."""
         whole, ks = fingerprints(text)
         mine_whole, mine_kernels = self.by_path.get(own_starter, ("", {}))
-        files = set() if whole == mine_whole else set(self.files.get(whole, []))
-        parts = {f"{rel} ({name})" for form in ks if form not in mine_kernels
-                 for rel, name in self.kernels.get(form, []) if rel not in files}
+        files = set() if whole == mine_whole else set(_but_known_bad(self.files.get(whole, [])))
+        explained = {form for rel in files for form in self.by_path[rel][1]}  # the kernels of a file matched whole
+        parts = {f"{rel} ({name})" for form in ks if form not in mine_kernels and form not in explained
+                 for rel, name in _but_known_bad(self.kernels.get(form, []))}
         return sorted(files | parts)
+
+
+def _known_bad(rel):
+    return pathlib.PurePosixPath(rel).match(KNOWN_BAD)
+
+
+def _but_known_bad(found):
+    """The matches (paths, or (path, kernel name)) without the known-bad variants' when another
+    file is among them; all of them when only known-bad variants match."""
+    path = lambda f: f if isinstance(f, str) else f[0]  # noqa: E731
+    others = [f for f in found if not _known_bad(path(f))]
+    return others or list(found)
 
 
 def copied(shipped, submission, lesson):

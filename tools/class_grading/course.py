@@ -7,6 +7,8 @@ import pathlib
 import shutil
 import subprocess
 
+import build_progress  # noqa: E402  (tools/ is on sys.path: grade_class.py puts it there)
+
 from . import verdicts
 
 
@@ -89,7 +91,7 @@ def configure_grader(root, build, rev, options, log):
     args += ["-D" + o for o in options]
     if (build / "meson-private").is_dir():
         args.insert(2, "--reconfigure")
-    _run(args, root, log, "configuring the grader build")
+    _run(args, root, log, "configuring the grader build (meson setup)", shown=True)
     return lessons_of_starter_build(build, pathlib.Path(root) / "starter")
 
 
@@ -99,18 +101,24 @@ def target_paths(build):
 
 
 def build_grader(build, lessons, jobs, log):
-    """Builds, in the grader build, what every submission's build links or runs: the
-    supervisor and every lesson's sealed object; and the starter programs of `lessons`,
-    which list each lesson's exercises. Returns {test: [exercise names]}: the course's own
-    list, the same for every student whatever they built."""
+    """Builds, in the grader build, what the submissions' builds link or run for `lessons`:
+    the supervisor and those lessons' sealed objects (a submission's build leaves out a
+    lesson whose object is not there, meson.build), and their starter programs, which list
+    each lesson's exercises. Ninja's progress is shown as it goes. Returns {test: [exercise
+    names]}: the course's own list, the same for every student whatever they built."""
     build = pathlib.Path(build)
     (build / SHARED_MARK).unlink(missing_ok=True)  # finished again only once this build is (mark_shared)
     path = target_paths(build)
-    tests = sorted(lesson_tests(meson_info(build)[0]))
-    wanted = [path["grade"]] + [path[t + "-grader-sealed"] for t in tests] + [path[l.test] for l in lessons]
+    wanted = [path["grade"]] + [path[l.test + "-grader-sealed"] for l in lessons] + [path[l.test] for l in lessons]
     _run(["ninja", "-C", str(build), "-j", str(jobs)] + [str(p.relative_to(build)) for p in wanted], build, log,
-         "building the grader")
+         f"building the grader ({', '.join(l.test for l in lessons)})", shown=True)
     return list_exercises(build, lessons, log)
+
+
+def sealed_objects(build):
+    """The lessons' sealed objects a grader build holds (lesson01-grader.o, ...), by name: they
+    decide which lessons a build that links it has (meson.build, -Dprebuilt_grader)."""
+    return sorted(p.name for p in pathlib.Path(build).glob("lesson*-grader.o"))
 
 
 def list_exercises(build, lessons, log):
@@ -158,9 +166,15 @@ def shared_refused(root, build, probe, rev, options, setup_command, log):
     return None
 
 
-def _run(args, cwd, log, what):
+def _run(args, cwd, log, what, shown=False):
     """Runs a command of the course's own (no sandbox), appending its output to `log`;
-    returns the output, or raises RuntimeError with its end."""
+    returns the output (stdout alone unless `shown`), or raises RuntimeError with its end.
+    shown: a long step, whose progress is shown on standard error (build_progress)."""
+    if shown:
+        rc, out = build_progress.run(args, log, what, cwd=cwd)
+        if rc != 0:
+            raise RuntimeError(f"{what} failed (log: {log}):\n{out[-3000:]}")
+        return out
     r = subprocess.run(args, cwd=cwd, capture_output=True, text=True)
     with open(log, "a", encoding="utf-8") as f:
         f.write("$ " + " ".join(args) + "\n" + r.stdout + r.stderr)

@@ -149,7 +149,7 @@ def configured_files(build):
 def clear_build(build):
     """Empties a slot's build folder of the last submission's build. When every file of the
     recorded configuration is there unchanged (configuration_mark), those files stay and the
-    record is returned ({"setup": command, "missing": files}): the same
+    record is returned (configuration's, without the hashes): the same
     configuration needs no `meson setup` at all. Otherwise only Meson's own state stays
     (meson-private: the options, the compilers found and their checks), so that configuring
     there is a reconfiguration, seconds faster than a first one, and None is returned."""
@@ -172,7 +172,7 @@ def clear_build(build):
     if not intact:
         mark.unlink(missing_ok=True)
         return None
-    return {"setup": record.get("setup"), "missing": record.get("missing")}
+    return {k: v for k, v in record.items() if k != "files"}
 
 
 def is_configured(build):
@@ -189,8 +189,10 @@ def setup_command(s, build, kernels):
 
 def configuration(s, build, root, missing):
     """What configures a slot's build, as its configuration_mark records it and clear_build
-    returns it: the same command and the same lesson files missing give the same build."""
-    return {"setup": setup_command(s, build, root), "missing": missing}
+    returns it: the same command, the same lesson files missing and the same lessons' sealed
+    objects in the class's grader build (a lesson without one is left out) give the same build."""
+    return {"setup": setup_command(s, build, root), "missing": missing,
+            "objects": course_mod.sealed_objects(s.grader_build)}
 
 
 def configure(slot, copy, root, missing, s, log, t0):
@@ -468,6 +470,7 @@ def configure_slots(slots, s):
     if not slots:
         return
     t0 = time.monotonic()
+    print(f"configuring {len(slots)} build slot(s) (meson setup, once for the class) ...", file=sys.stderr, flush=True)
 
     def one(slot):
         log = pathlib.Path(s.work) / f"{slot.name}.configure.log"

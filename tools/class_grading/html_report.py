@@ -103,23 +103,26 @@ def copies(cols, rows):
 
 
 def pass_rates(cols, rows):
+    # Both rates leave out the students whose exercise was not graded (SKIP, NOT RUN): a run
+    # without a GPU grades no one, and no one attempted or failed there.
     out = ["<h2>Pass rate per exercise</h2>\n<table><tr><th>exercise</th><th>passed</th><th>failed</th>"
-           "<th>not attempted</th><th>skipped / not run</th><th>pass rate</th><th>of those who attempted</th>"
-           "<th>why they failed</th></tr>"]
-    n = len(rows)
+           "<th>not attempted</th><th>skipped / not run</th><th>pass rate (of those graded)</th>"
+           "<th>of those who attempted</th><th>why they failed</th></tr>"]
     for i, col in enumerate(cols):
         cs = [cells[i] for _, cells, _ in rows]
         count = {v: sum(c["verdict"] == v for c in cs) for v in COLOURS}
-        attempted = n - count["NOT ATTEMPTED"]
+        graded = count["PASS"] + count["FAIL"] + count["NOT ATTEMPTED"]
+        attempted = count["PASS"] + count["FAIL"]
         reasons = {}
         for c in cs:
             if c["verdict"] == "FAIL":
                 reasons[c["reason"]] = reasons.get(c["reason"], 0) + 1
-        rate = count["PASS"] / n if n else 0
+        rate = count["PASS"] / graded if graded else 0
         out.append(f"<tr><td>{esc(col.label)}</td><td class=\"num\">{count['PASS']}</td>"
                    f"<td class=\"num\">{count['FAIL']}</td><td class=\"num\">{count['NOT ATTEMPTED']}</td>"
                    f"<td class=\"num\">{count['SKIP'] + count['NOT RUN']}</td>"
-                   f"<td><span class=\"bar\" style=\"width:{100 * rate:.0f}px\"></span> {report.fmt_pct(rate)}</td>"
+                   f"<td><span class=\"bar\" style=\"width:{100 * rate:.0f}px\"></span> "
+                   f"{report.fmt_pct(rate) if graded else '-'}</td>"
                    f"<td class=\"num\">{report.fmt_pct(count['PASS'] / attempted) if attempted else '-'}</td>"
                    f"<td>{esc(', '.join(f'{k} {v}' for k, v in sorted(reasons.items())))}</td></tr>")
     return "\n".join(out) + "</table>\n"

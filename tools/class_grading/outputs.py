@@ -96,13 +96,21 @@ def gradescope_test(col, c):
 
 
 def gradescope_json(cols, record, cells, totals):
-    """Gradescope's results.json: a test per exercise (gradescope_test)."""
+    """Gradescope's results.json: a test per exercise (gradescope_test). Its summary counts
+    the points at stake in the file, those of its tests' max_score, and says how many
+    exercises were not graded (max_score 0) and what they would be worth."""
     tests = [gradescope_test(col, c) for col, c in zip(cols, cells)]
     problem = record.get("problem") or ""
+    at_stake = sum(t["max_score"] for t in tests)
+    left = [col for col, c in zip(cols, cells) if col.points and not verdicts.graded(c)]
+    not_graded = (f" {len(left)} exercise{'s' * (len(left) != 1)} not graded in this run (SKIP or NOT RUN: "
+                  f"{sum(col.points for col in left)} point{'s' * (sum(col.points for col in left) != 1)} more "
+                  "once graded).") if left else ""
     return json.dumps({
         "score": totals["points"], "execution_time": round(record.get("wall_s", 0)),
-        "output": (f"{totals['points']} of {totals['max_points']} points. Seed {verdicts.seeds(record)}, "
-                   f"grader revision {verdicts.revisions(record)}." + (f"\n{problem}" if problem else "")),
+        "output": (f"{totals['points']} of {at_stake} point{'s' * (at_stake != 1)}.{not_graded} Seed "
+                   f"{verdicts.seeds(record)}, grader revision {verdicts.revisions(record)}."
+                   + (f"\n{problem}" if problem else "")),
         "visibility": "visible", "stdout_visibility": "hidden",
         "extra_data": {"seed": verdicts.seeds(record), "grader_revision": verdicts.revisions(record)},
         "tests": tests}, indent=1) + "\n"

@@ -44,9 +44,18 @@ for path in sorted(pathlib.Path(sys.argv[1]).glob("students/*/record.json")):
 EOF
 python3 tools/tests/class_fixture.py check "$dir/grades" --lessons "$lessons" "${gpu[@]}"
 
+g="$dir/grades/work/grader"
+# The class's grader build holds the sealed objects of the lessons graded and no other
+# (course.build_grader): with --lessons, the other lessons were not built.
+if [ -n "$lessons" ] && [ -d "$g" ]; then
+    built=$(cd "$g" && ls lesson*-grader.o | sed 's/^lesson//; s/-grader\.o$//' | paste -sd, -)
+    [ "$built" = "$(tr , '\n' <<<"$lessons" | sed 's/^lesson//' | sort | paste -sd, -)" ] ||
+        { echo "FAIL: --lessons $lessons built the grader objects of lessons $built"; exit 1; }
+    echo "run_class_grading: the grader build holds the sealed objects of lessons $built only"
+fi
+
 # A build that would compile otherwise than the class's grader build may not link it: setup
 # stops and names what differs (meson.build, prebuilt_grader).
-g="$dir/grades/work/grader"
 if [ -f "$g/grader-flags.txt" ]; then
     other=sm_80 && grep -qx "arch=sm_80" "$g/grader-flags.txt" && other=sm_86
     if meson setup "$dir/other-arch" -Dkernels=starter -Ddocs=disabled -Dgpu_arch=$other -Dprebuilt_grader="$g" \

@@ -71,6 +71,29 @@ class StaticChecks(unittest.TestCase):
                          [])
 
 
+    def test_code_span_in_a_heading_is_found(self):
+        # What Doxygen 1.9.4 made of "## What `grade` checks before the build {#trust_model_static}"
+        # (verbatim): the heading's text, and its label in the sidebar's script. A code span in
+        # prose, and a heading without one, pass.
+        heading = ('<h1><a class="anchor" id="trust_model_static"></a>\n'
+                   'What &lt;tt&gt;grade&lt;/tt&gt; checks before the build</h1>\n<p>Run <code>grade</code>.</p>')
+        found = self.site(heading)
+        self.assertEqual(found, ["index.html: literal <tt> or <code> (a code span in a heading: write the heading "
+                                 "without backticks) at line 3: \"What <tt>grade</tt> checks before the build\""])
+        self.assertEqual(self.site(heading.replace("&lt;tt&gt;grade&lt;/tt&gt;", "the grader")), [])
+        with tempfile.TemporaryDirectory() as d:
+            site = pathlib.Path(d)
+            (site / "index.html").write_text("<html><body></body></html>", encoding="utf-8")
+            (site / "developers.js").write_text(
+                'var developers =\n[\n    [ "Grading a class", "class_grading.html", [\n'
+                '      [ "What <tt>grade</tt> checks before the build", "trust_model.html#trust_model_static", null ]\n'
+                '    ] ]\n];\n', encoding="utf-8")
+            (site / "menu.js").write_text('x.innerHTML = "<code>" + label + "</code>";\n', encoding="utf-8")
+            self.assertEqual(cs.static_problems(site), [
+                "developers.js: literal <tt> or <code> (a code span in a heading: write the heading without "
+                "backticks) in the sidebar at line 4: \"What <tt>grade</tt> checks before the build\""])
+
+
 class References(unittest.TestCase):
     """What ties a site to this machine or this folder: absolute paths, file: URLs, references out
     of the folder or to files it lacks."""
@@ -176,6 +199,13 @@ class BrowserChecks(unittest.TestCase):
         problems, _ = self.check("<html><body><p>Latency \\(L\\).</p></body></html>")
         self.assertTrue(any("raw TeX delimiter (formula not rendered) (2x)" in p for p in problems))
         self.assertTrue(any("no MathJax output" in p for p in problems))
+
+    def test_markup_shown_as_text_fails(self):
+        # The sidebar after navtree.js ran: it makes each label a text node, so Doxygen's <tt> shows.
+        problems, _ = self.check('<html><body><div id="nav-tree"><a href="thresholds.html#thresholds_sms">'
+                                 'Other GPU shapes: the option &lt;tt&gt;--sms&lt;/tt&gt;</a></div></body></html>', False)
+        self.assertEqual(len(problems), 1, problems)
+        self.assertIn("literal <tt> or <code> (a code span in a heading", problems[0])
 
     def test_unfinished_rendering_fails(self):
         problems, _ = self.check(RENDERED.replace("</body>", '<script type="math/tex">B</script></body>'))

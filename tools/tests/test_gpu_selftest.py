@@ -431,11 +431,68 @@ class Building(unittest.TestCase):
         self.assertEqual(gps.targets(known | {"known_good_programs"}), base + ["known_bad_programs", "known_good_programs"])
         self.assertEqual(gps.targets(None), base + ["known_bad_programs", "known_good_programs"])  # unknown: ask for both
         self.assertEqual(gps.targets(known, variants=False), base)
+        self.assertEqual(gps.targets(None, False, unit_tests=False), ["all", "lesson_programs"])  # the starters' build
 
     def test_no_known_bad_says_it_covers_both_kinds(self):
         with contextlib.redirect_stdout(io.StringIO()) as out, self.assertRaises(SystemExit):
             gps.parse_args(["--help"])
         self.assertRegex(" ".join(out.getvalue().split()), r"--no-known-bad .*known-bad and the known-good variants")
+
+    def test_help_is_written_for_a_user(self):
+        # Every option described, the margin given as a number, what it writes, the exit status;
+        # nothing of the code's structure (the module docstring's part for maintainers).
+        with contextlib.redirect_stdout(io.StringIO()) as out, self.assertRaises(SystemExit):
+            gps.parse_args(["--help"])
+        text = " ".join(out.getvalue().split())
+        for option in ("--lessons", "--repeat", "--memcheck-timeout", "--build-root", "--revision", "--sms",
+                       "--save-measured", "--no-gpu-check"):
+            self.assertRegex(text, re.escape(option) + r"( [A-Z_]+)? \w", f"{option} has no description")
+        self.assertIn(f"at least {gps.MARGIN:.2f} x its threshold", text)
+        self.assertNotIn("MARGIN", text)
+        self.assertIn("BUILD_ROOT/selftest.json", text)
+        self.assertIn(f"{gps.NO_GPU} when no GPU was found", text)
+        self.assertNotIn("plain function", text)
+
+    def test_lessons_builds_only_those_lessons(self):
+        query = ("known_bad_programs:\n  input: phony\n    | lesson01-bad-faults\n    | lesson06-bad-racy\n"
+                 "    | lesson10-bad-x\n  outputs:\n    all\n")
+        self.assertEqual(gps.parse_alias_members(query), ["lesson01-bad-faults", "lesson06-bad-racy", "lesson10-bad-x"])
+        members = {"lesson_programs": ["lesson01", "lesson06", "lesson10"],
+                   "known_bad_programs": gps.parse_alias_members(query), "known_good_programs": ["lesson06-good-y"]}
+        known = {"lesson_programs", "known_bad_programs", "all"}  # no known-good alias in this build
+        self.assertEqual(gps.targets(known, True, ["lesson01"], members),
+                         ["all", "grader/grader_unit_tests", "lesson01", "lesson01-bad-faults"])
+        self.assertEqual(gps.targets(None, False, ["lesson01", "lesson10"], members),
+                         ["all", "grader/grader_unit_tests", "lesson01", "lesson10"])  # lesson1 is no prefix of lesson10
+        self.assertEqual(gps.targets(None, True, ["lesson06"], members),
+                         ["all", "grader/grader_unit_tests", "lesson06", "lesson06-bad-racy", "lesson06-good-y"])
+
+    def test_lessons_are_checked_before_anything_is_built(self):
+        with tempfile.TemporaryDirectory() as d:
+            info = pathlib.Path(d) / "meson-info"
+            info.mkdir()
+            (info / "intro-tests.json").write_text(json.dumps(
+                [{"name": n, "suite": ["cuda-lessons:lessons", "cuda-lessons:" + n]} for n in ("lesson01", "lesson06")]
+                + [{"name": "lesson01-bad-faults", "suite": ["cuda-lessons:known-bad"]}]))
+            (info / "intro-targets.json").write_text("[]")
+            self.assertEqual(gps.choose_lessons("06, lesson01", pathlib.Path(d)), ["lesson06", "lesson01"])
+            self.assertEqual(gps.choose_lessons("", pathlib.Path(d)), [])
+            with self.assertRaises(SystemExit) as e:
+                gps.choose_lessons("01,6", pathlib.Path(d))
+            self.assertEqual(str(e.exception), "self-test: --lessons: no lesson 6; the course has lesson01, lesson06")
+
+    def test_without_a_gpu_it_stops_before_building(self):
+        saved = gps.gpu_absent
+        gps.gpu_absent = lambda: "no nvidia-smi (the NVIDIA driver's tool)"
+        try:
+            with tempfile.TemporaryDirectory() as d, contextlib.redirect_stderr(io.StringIO()) as err:
+                rc = gps.main(["--build-root", str(pathlib.Path(d) / "b")])
+                self.assertFalse((pathlib.Path(d) / "b").exists())  # nothing configured, nothing built
+        finally:
+            gps.gpu_absent = saved
+        self.assertEqual(rc, gps.NO_GPU)
+        self.assertIn("no NVIDIA GPU found here: no nvidia-smi", err.getvalue())
+        self.assertIn("--no-gpu-check", err.getvalue())
 
 
 class Reading(Scenario):
@@ -595,7 +652,10 @@ class Sweep(Scenario):
         self.assertEqual(gps.archive_name(None, 2), "rep2")  # no sweep: the folders of before
         self.assertEqual(gps.archive_name("16", 1), "sms-16/rep1")
         log = self.dir / "log"
-        gps.sh([sys.executable, "-c", "import os; print('sms=' + os.environ['GRADER_SMS'])"], log, env=gps.sms_env("33"))
+        with contextlib.redirect_stderr(io.StringIO()) as progress:
+            gps.sh([sys.executable, "-c", "import os; print('sms=' + os.environ['GRADER_SMS'])"], log, "a test",
+                   env=gps.sms_env("33"))
+        self.assertIn("a test: done", progress.getvalue())
         self.assertIn("GRADER_SMS=33 ", log.read_text())  # the log shows the variable on the command's line
         self.assertIn("sms=33", log.read_text())
 

@@ -13,6 +13,7 @@ import io
 import json
 import os
 import pathlib
+import re
 import subprocess
 import sys
 import tarfile
@@ -267,8 +268,18 @@ class Outputs(unittest.TestCase):
             gs = json.loads((out / "gradescope" / "frank" / "results.json").read_text())
             self.assertEqual([(t["max_score"], t.get("status")) for t in gs["tests"]], [(0, None), (1, "failed")])
             self.assertTrue(gs["tests"][0]["output"].startswith("not graded: SKIP"))
+            # The summary counts the points at stake in the file: its max_scores add up to 1.
+            self.assertTrue(gs["output"].startswith("0 of 1 point. 1 exercise not graded in this run (SKIP or NOT RUN: "
+                                                    "1 point more once graded). Seed 42,"), gs["output"])
+            gs = json.loads((out / "gradescope" / "bob" / "results.json").read_text())
+            self.assertTrue(gs["output"].startswith("2 of 2 points. Seed 42,"), gs["output"])
             self.assertEqual(rows[5]["skipped"], "1")
             page = (out / "report.html").read_text()
+            # 01.1: alice and bob passed, carl's was slow, dora left it as the starter, eve's did not
+            # compile, frank's skipped (no GPU): 2 of the 5 graded pass, 2 of the 4 who attempted
+            # it; frank counts in neither.
+            rate = re.search(r"<tr><td>01\.1 matrix mapping</td>(.*?)</tr>", page).group(1)
+            self.assertEqual(re.findall(r">([^<>]+)</td>", rate), ["2", "2", "1", "1", " 40 %", "50 %", "compile 1, slow 1"])
             # The grid scrolls sideways in its own box, its student column pinned.
             self.assertIn('<div class="wide"><table class="grid">', page)
             self.assertRegex(page, r"div\.wide \{ overflow-x: auto; \}")
@@ -388,7 +399,7 @@ class Grading(unittest.TestCase):
             class Box:  # stands for meson setup in the sandbox: writes what configuring writes
                 def run(self, argv, cwd, log, binds=(), devices=False, gpu=None, timeout=None):
                     calls.append(argv)
-                    build = pathlib.Path(argv[2])
+                    build = pathlib.Path(argv[3] if argv[2] == "--reconfigure" else argv[2])
                     for f in Grading.CONFIGURED:
                         (build / f).parent.mkdir(parents=True, exist_ok=True)
                         (build / f).write_text(f)
@@ -405,7 +416,15 @@ class Grading(unittest.TestCase):
             self.assertEqual(len(calls), 1)
             # build_phase keeps this configuration for a submission with every file (none missing)
             self.assertEqual(grading.clear_build(slot / "build"),
-                             {"setup": grading.setup_command(s, slot / "build", slot / "submission"), "missing": []})
+                             {"setup": grading.setup_command(s, slot / "build", slot / "submission"), "missing": [],
+                              "objects": []})
+            # The grader build gains a lesson's sealed object (a run of other --lessons): a build
+            # configured before has no such lesson, so the slot is configured again.
+            (d / "grader").mkdir()
+            (d / "grader" / "lesson01-grader.o").write_text("")
+            self.assertEqual(grading.configure_slot(slot, s, d / "log"), "")
+            self.assertEqual(calls[1][:3], ["meson", "setup", "--reconfigure"])  # Meson's state was kept
+            self.assertEqual(grading.clear_build(slot / "build")["objects"], ["lesson01-grader.o"])
 
     def test_a_partial_grading_keeps_the_other_lessons(self):
         with tempfile.TemporaryDirectory() as d:

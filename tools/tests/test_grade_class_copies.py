@@ -82,6 +82,21 @@ class Copies(unittest.TestCase):
         self.assertEqual((book["honest"]["06.1 step 3 copied from"], book["honest"]["copied"]), ("", "0"))
         self.assertEqual(book["cheat"]["06.1 step 3 verdict"], book["honest"]["06.1 step 3 verdict"])
 
+    def test_a_copy_of_a_reference_is_not_also_a_copy_of_its_known_bad_variants(self):
+        # Four of lesson 01's known-bad variants keep the reference's add_matrices_kernel (they
+        # break the launcher): a copy of the reference is a copy of the reference alone.
+        rel = "01-coalescing/matrix_mapping.cu"
+        reference = (ROOT / "solutions" / rel).read_text()
+        variants = [p for p in (ROOT / "lessons" / "01-coalescing" / "bad").glob("matrix_mapping_*.cu")
+                    if copies.fingerprints(reference)[1].keys() & copies.fingerprints(p.read_text())[1].keys()]
+        self.assertGreaterEqual(len(variants), 2, "no known-bad variant shares the reference's kernel any more")
+        self.assertEqual(self.shipped.sources(disguised(reference)[0], f"starter/{rel}"), [f"solutions/{rel}"])
+        # A variant's own broken kernel, copied, is still named: nothing else explains it.
+        own = next(p for p in sorted((ROOT / "lessons" / "06-reduction" / "bad").glob("*.cu"))
+                   if any("/bad/" in f for f in self.shipped.sources(p.read_text(), "")))
+        found = self.shipped.sources(own.read_text(), "")
+        self.assertIn(own.relative_to(ROOT).as_posix(), " ".join(found))
+
     def test_normal_forms(self):
         a = copies.fingerprints("__global__ void k(float* a, int n) { /* x */ int i = threadIdx.x;"
                                 " if (i < n) a[i] += 1.0f; }" + " int pad;" * 20)

@@ -381,6 +381,23 @@ class ReportEdges(unittest.TestCase):
             self.assertIn("compute-sanitizer (racecheck)", page)
             self.assertIn("01.1 matrix mapping", page)
 
+    def test_headings_read_alike_and_no_link_to_a_roofline_not_drawn(self):
+        # Lesson 01 stopped before its program named the lesson (the memcheck setup without
+        # compute-sanitizer): no lesson, no title. Without a GPU no run measured the ceilings.
+        stopped = document("lesson01", "", "", [], status="skipped", gpu=None, ceilings={}, sanitizer="memcheck",
+                           status_message="--setup=memcheck needs compute-sanitizer, not found", exit_code=77)
+        with tempfile.TemporaryDirectory() as tmp:
+            write(pathlib.Path(tmp) / "results", "lesson01.memcheck.json", stopped)
+            write(pathlib.Path(tmp) / "results", "lesson02.json", SKIPPED)
+            rc, out, err = run_report([tmp])
+            self.assertEqual(rc, 0, err)
+            page = (pathlib.Path(tmp) / "report.html").read_text()
+        headings = re.findall(r'<h2 id="lesson0\d">([^<]*)<small', page)
+        self.assertEqual(headings, [f"Lesson 01: {report.course_title('01')} ", "Lesson 02: Bank conflicts "])
+        self.assertTrue(report.course_title("01"))  # lessons/01-coalescing/theory.md's heading
+        self.assertNotIn('id="roofline"', page)
+        self.assertNotIn('href="#roofline"', page)
+
     def test_roofline_point_where_bytes_are_known(self):
         doc = document("lesson04", "04", "x", [exercise("04.1 conv", figure=20000, threshold=10000, ceiling=50000,
                                                          unit="GFLOP/s", median_ms=2.0,
