@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstdio>
-
 #include <memory>
 
 #include "grader/activity_trace.hpp"

@@ -310,9 +310,6 @@ std::vector<grader::PolicyFinding> policy_findings(const Options& o) {
 // exercises' processes make theirs; it is awaited before the first exercise starts, so no
 // exercise shares the CPU with it (#19).
 
-// Reads the student's compiled files of the lesson as --technique (the lesson's rules) and
-// --replaces (a known-bad variant's file standing for a lesson file) ask; the report comes
-// later (technique_report). An invalid future: nothing to check.
 // The --technique= file, "" when none was given.
 std::string technique_rules(const Options& o) {
     std::string rules, v;
@@ -336,6 +333,9 @@ std::vector<std::string> traced_exercises(const Options& o, const std::vector<st
     return out;
 }
 
+// Reads the student's compiled files of the lesson as --technique (the lesson's rules) and
+// --replaces (a known-bad variant's file standing for a lesson file) ask; the report comes
+// later (technique_report). An invalid future: nothing to check.
 std::future<grader::TechniqueReport> start_technique_check(const Options& o) {
     std::string v;
     const std::string rules = technique_rules(o);

@@ -2,38 +2,21 @@
 // The mechanism check on the kernels that ran (grader/technique_ran.hpp): each timed call's
 // set against a rule, the names that are not the file's, the messages, and the fallback to
 // every compiled kernel where the exercise recorded none. The functions are short SASS
-// listings written for these tests (test_technique.cpp says what each trait reads).
+// listings written for these tests (sass_listing.hpp; test_technique.cpp says what each trait reads).
 #include <doctest/doctest.h>
 
-#include <cctype>
-#include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "grader/technique_ran.hpp"
+#include "grader/tests/sass_listing.hpp"
 
 namespace {
 
-// One function: `code`, one instruction a line, at addresses 0x0, 0x10, …; "@Lnn" stands for
-// the address of instruction nn. The listing ends with an exit and the branch to itself.
+// One function of `code` (sass_listing.hpp), ending with the exit and the branch to itself.
 grader::SassFunction function(const std::string& name, std::vector<std::string> code, const std::string& arch = "sm_90") {
-    code.push_back("EXIT");
-    code.push_back("BRA @L" + std::to_string(code.size()));
-    std::string text = "arch = " + arch + "\n\t\tFunction : " + name + "\n";
-    for (size_t i = 0; i < code.size(); ++i) {
-        std::string in = code[i];
-        for (size_t p; (p = in.find("@L")) != std::string::npos;) {
-            size_t e = p + 2;
-            while (e < in.size() && isdigit(static_cast<unsigned char>(in[e]))) ++e;
-            char addr[16];
-            std::snprintf(addr, sizeof addr, "0x%zx", std::stoul(in.substr(p + 2, e - p - 2)) * 16);
-            in.replace(p, e - p, addr);
-        }
-        char line[256];
-        std::snprintf(line, sizeof line, "        /*%04zx*/                   %s ;\n", i * 16, in.c_str());
-        text += line;
-    }
-    const auto f = grader::parse_sass(text);
+    const auto f = grader::parse_sass(sass_listing::listing(name, sass_listing::with_end(std::move(code)), arch));
     REQUIRE(f.size() == 1);
     return f[0];
 }
