@@ -17,8 +17,12 @@
 /// alternatives were weaker: NVTX ranges can be pushed and popped by student code too, and
 /// the callback API (the correlation ids of launches made during the call) would run a
 /// callback on the launching thread inside the timed interval at every launch. The windows
-/// cost two reads of a clock per call, both outside the timed interval; the GPU stamps each
-/// kernel's start and end itself, and the records are read once, after the last timed call.
+/// cost two reads of a clock per call, both outside the timed interval, and the records are
+/// read once, after the last timed call. What tracing adds inside it is CUPTI's own work at
+/// each kernel launch: the start and end timestamps, which the GPU writes around the kernel
+/// at CUPTI's request. Only the exercises with a mechanism check are traced; what it costs
+/// their figures is to be measured on a GPU against a build with `-Dcupti=disabled` (the
+/// course's figures were measured without it).
 ///
 /// What the exercise reports is the distinct sets of kernel names and how many calls ran
 /// each; a set may hold kernels that are not the student's (a library's), and an empty set
