@@ -60,7 +60,7 @@ struct Range {
 class TimedKernels {
 public:
     explicit TimedKernels(KernelsRan& into) : into_(into) {
-        if (!settings().trace_kernels()) return;
+        if (!settings().trace_kernels() || !into_.note.empty()) return;  // not asked, or incomplete already
         trace_ = std::make_unique<ActivityTrace>(/*copies=*/false);
         if (trace_->error().empty()) return;
         add_traced_calls(into_, {}, trace_->error(), 0, {});  // no CUPTI, or it would not start
