@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <memory>
 
+#include "grader/activity_trace.hpp"
 #include "grader/cuda_check.cuh"
 #include "grader/device_inputs.cuh"
 #include "grader/exercise.hpp"
@@ -12,6 +14,7 @@
 #include "grader/outside_calls.hpp"
 #include "grader/results.hpp"
 #include "grader/session.hpp"
+#include "grader/settings.hpp"
 
 namespace grader {
 
@@ -49,6 +52,55 @@ constexpr const char* kTimedRange = "student_timed";
 struct Range {
     explicit Range(const char* name) { nvtxRangePushA(name); }
     ~Range() { nvtxRangePop(); }
+};
+
+// The kernels each timed call of grade() runs, where the supervisor asked for them
+// (GRADER_TRACE; kernels_ran.hpp says why a window per call): a window opens once the call is
+// prepared and closes once the call has ended, both outside the timed interval; the records
+// are read after the last call and added to `into`. Without the request nothing is traced.
+class TimedKernels {
+public:
+    explicit TimedKernels(KernelsRan& into) : into_(into) {
+        if (!settings().trace_kernels() || !into_.note.empty()) return;  // not asked, or incomplete already
+        trace_ = std::make_unique<ActivityTrace>(/*copies=*/false);
+        if (trace_->error().empty()) return;
+        add_traced_calls(into_, {}, trace_->error(), 0, {});  // no CUPTI, or it would not start
+        trace_.reset();
+    }
+    ~TimedKernels() {
+        try {
+            finish();
+        } catch (...) {  // on the way out of a failed call: the verdict is decided already
+        }
+    }
+    TimedKernels(const TimedKernels&) = delete;
+    TimedKernels& operator=(const TimedKernels&) = delete;
+    // `hooks` with the call's window around each run.
+    RunHooks around(const RunHooks& hooks) {
+        if (!trace_) return hooks;
+        RunHooks h;
+        h.before = [this, hooks](int i) {
+            if (hooks.before) hooks.before(i);  // prepare(): ends with the device idle
+            windows_.emplace_back();
+            windows_.back().open();
+        };
+        h.after = [this, hooks](int i) {
+            if (!windows_.empty()) windows_.back().close();  // the device is idle: time_launch waited
+            if (hooks.after) hooks.after(i);
+        };
+        return h;
+    }
+    void finish() {
+        if (!trace_) return;
+        const std::vector<Activity> records = trace_->stop();
+        add_traced_calls(into_, records, trace_->error(), trace_->dropped(), windows_);
+        trace_.reset();
+    }
+
+private:
+    KernelsRan& into_;
+    std::unique_ptr<ActivityTrace> trace_;
+    std::vector<TraceWindow> windows_;
 };
 
 std::string format(const char* fmt, double a, double b = 0, double c = 0) {
@@ -274,7 +326,8 @@ void Exercise::grade(Performance p, Call& call, const std::string& part) {
     // Every call, warm-ups included, gets fresh inputs and is verified in full: which call
     // is timed, or checked, is nothing a launcher could tell or needs to.
     int calls = 0;
-    const RunHooks hooks = verified_runs(call, calls);
+    TimedKernels ran(kernels_ran_);  // for the mechanism check, where it was asked for
+    const RunHooks hooks = ran.around(verified_runs(call, calls));
     Timing m;
     bool remeasured = false;
     try {
@@ -293,6 +346,7 @@ void Exercise::grade(Performance p, Call& call, const std::string& part) {
     } catch (const LeftRunning& e) {
         throw LeftRunning(call.context() + ", " + e.what());
     }
+    ran.finish();
     TimedReport raw;
     raw.median_ms = m.median_ms, raw.bytes = p.bytes, raw.flops = p.flops, raw.threshold_ms = t.required_ms;
     raw.fractions = {p.fraction}, raw.baseline_ms = {p.baseline_ms};
@@ -416,6 +470,10 @@ Report Exercise::report() const {
     std::string tables;
     for (const std::string& t : tables_) tables += (tables.empty() ? "" : ", ") + t;
     e.tables_json = "[" + tables + "]";
+    e.kernels_ran = kernels_ran_;
+    if (settings().trace_kernels() && !e.kernels_ran.recorded && e.kernels_ran.note.empty())
+        e.kernels_ran.note = sanitizer_mode() ? "nothing is timed under compute-sanitizer, so no call's kernels were recorded"
+                                              : "no timed call ran";
     Report r;
     r.add("kind", "exercise");
     add_exercise_fields(r, e);  // results.hpp: the one list of an exercise result's fields

@@ -22,6 +22,7 @@
 #include "grader/device_buffer.cuh"
 #include "grader/device_compare.cuh"
 #include "grader/device_inputs.cuh"
+#include "grader/kernels_ran.hpp"
 #include "grader/performance.hpp"
 #include "grader/random.hpp"
 #include "grader/sealed_report.hpp"
@@ -209,6 +210,8 @@ private:
     double fraction_ = 0;
     // The raw numbers the supervisor recomputes each speed verdict from, one per grade() call.
     std::vector<std::pair<std::string, TimedReport>> timed_;
+    // The kernels every timed call ran, where the supervisor asked (kernels_ran.hpp).
+    KernelsRan kernels_ran_;
     std::map<std::string, double> figures_;
     std::map<std::string, std::string> labels_;
     std::vector<std::string> tables_;

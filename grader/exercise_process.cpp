@@ -92,7 +92,7 @@ void send(const Report& r) {
 void add_echo(Report& r) {
     const Settings& s = settings();
     r.add("echo_seed", s.seed).add("echo_ceilings", s.ceilings).add("echo_threshold_scale", s.threshold_scale);
-    r.add("echo_sanitizer", s.sanitizer).add("echo_sms", s.sms);
+    r.add("echo_sanitizer", s.sanitizer).add("echo_sms", s.sms).add("echo_trace", s.trace);
 }
 
 int list_exercises() {

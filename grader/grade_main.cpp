@@ -35,6 +35,7 @@
 #include "grader/sm_limit.cuh"
 #include "grader/supervisor.hpp"
 #include "grader/technique.hpp"
+#include "grader/technique_ran.hpp"
 #include "grader/text_file.hpp"
 #include "grader/wildcard.hpp"
 
@@ -66,7 +67,9 @@ void print_help() {
         "  --theory=PAGE       the lesson's theory page, named under a policy failure\n"
         "  --thresholds=FILE   the lesson's declared thresholds: the supervisor recomputes every speed verdict\n"
         "  --technique=FILE    the lesson's mechanism checks: a PASS also needs the technique in the compiled\n"
-        "                      kernels (grader/technique.hpp); --replaces=FILE=PATH: a known-bad PATH stands for FILE\n"
+        "                      kernels (grader/technique.hpp); --replaces=FILE=PATH: a known-bad PATH stands for FILE;\n"
+        "                      --technique-from-ran: a known-bad variant whose fake only the kernels its timed calls\n"
+        "                      ran give away (SKIP where they were not recorded)\n"
         "  --threshold-scale=X --results-dir=DIR --sanitizer=TOOL --sanitizer-path=PATH\n"
         "                      as the variables GRADER_THRESHOLD_SCALE (instructor knob, 1 = as shipped),\n"
         "                      GRADER_RESULTS_DIR, GRADER_SANITIZER (memcheck, racecheck), GRADER_SANITIZER_PATH;\n"
@@ -88,6 +91,7 @@ struct Options {
     std::string theory;                 ///< the lesson's theory page
     std::string thresholds;             ///< the lesson's thresholds.txt (declared_thresholds.hpp)
     std::vector<std::string> technique_args;  ///< --technique=, --replaces= as given: the mechanism check's block reads them
+    bool technique_from_ran = false;    ///< --technique-from-ran: a known-bad variant only the kernels that ran reject
     grader::Expectation expect;         ///< --expect-reject: a known-bad variant's test (expectation.hpp)
     std::vector<std::string> include, exclude;
     int timeout_s = 0;
@@ -155,6 +159,8 @@ Options parse(const std::vector<grader::Argument>& args) {
             o.thresholds = v;
         } else if (option(a, "--technique=", v) || option(a, "--replaces=", v)) {
             o.technique_args.push_back(a);  // mechanism check
+        } else if (a == "--technique-from-ran") {
+            o.technique_from_ran = true;  // mechanism check
         } else if (option(a, "--fail=", v)) {
             o.fail = v;
         } else if (option(a, "--skip=", v)) {
@@ -288,12 +294,15 @@ std::vector<grader::PolicyFinding> policy_findings(const Options& o) {
     return grader::check_files(paths, o.kernels, rules);
 }
 
-// ==== mechanism checks (issue #18) ==========================================================
+// ==== mechanism checks (issues #18, #32) ====================================================
 // Where speed cannot tell whether an exercise's technique was used, the student's compiled
 // kernels must show it (grader/technique.hpp; docs/thresholds.md, "Mechanism checks"). They
 // are read once, before the first exercise; a PASS without the technique becomes
-// FAIL [technique]. Without cuobjdump the check is not made and the run says so: it never
-// fails a student for want of a tool. Hooks elsewhere in this file say "mechanism check".
+// FAIL [technique]. The kernels judged are those each timed call ran, which the exercise's
+// process records where it is asked to (kernels_ran.hpp, technique_ran.hpp); where it
+// recorded none, every kernel compiled from the file, and the run says so. Without cuobjdump
+// the check is not made and the run says so: it never fails a student for want of a tool.
+// Hooks elsewhere in this file say "mechanism check".
 //
 // The check is host work only (cuobjdump on each object: 0.5–0.7 s a lesson on an H200's
 // host). It starts once the lesson is built and runs, at a lower CPU priority, while the
@@ -301,17 +310,39 @@ std::vector<grader::PolicyFinding> policy_findings(const Options& o) {
 // exercises' processes make theirs; it is awaited before the first exercise starts, so no
 // exercise shares the CPU with it (#19).
 
+// The --technique= file, "" when none was given.
+std::string technique_rules(const Options& o) {
+    std::string rules, v;
+    for (const std::string& a : o.technique_args)
+        if (option(a, "--technique=", v)) rules = v;
+    return rules;
+}
+
+// The exercises among `chosen` whose processes are to record the kernels their timed calls
+// run: those the lesson's rules name (nothing is recorded for the others, which spares them
+// CUPTI's start). Under compute-sanitizer too: the process then says that nothing was timed.
+std::vector<std::string> traced_exercises(const Options& o, const std::vector<std::string>& chosen) {
+    const std::string path = technique_rules(o);
+    if (path.empty() || o.build.empty()) return {};
+    std::string text, why;
+    if (!grader::read_text_file(path, text, &why)) throw std::runtime_error("cannot read the technique rules " + path + ": " + why);
+    std::vector<std::string> out;
+    for (const grader::TechniqueRule& r : grader::parse_technique_rules(text, path))
+        for (const std::string& e : chosen)
+            if (grader::rule_applies(r, e) && std::find(out.begin(), out.end(), e) == out.end()) out.push_back(e);
+    return out;
+}
+
 // Reads the student's compiled files of the lesson as --technique (the lesson's rules) and
 // --replaces (a known-bad variant's file standing for a lesson file) ask; the report comes
 // later (technique_report). An invalid future: nothing to check.
 std::future<grader::TechniqueReport> start_technique_check(const Options& o) {
-    std::string rules, v;
+    std::string v;
+    const std::string rules = technique_rules(o);
     std::vector<std::pair<std::string, std::string>> replaced;
-    for (const std::string& a : o.technique_args) {
-        if (option(a, "--technique=", v)) rules = v;
-        else if (option(a, "--replaces=", v) && v.find('=') != std::string::npos)
+    for (const std::string& a : o.technique_args)
+        if (option(a, "--replaces=", v) && v.find('=') != std::string::npos)
             replaced.emplace_back(v.substr(0, v.find('=')), v.substr(v.find('=') + 1));
-    }
     if (rules.empty() || o.build.empty()) return {};  // no rules, or no build whose objects to read
     grader::TechniqueRequest q;
     q.rules = rules, q.theory = o.theory, q.cuobjdump = grader::find_cuobjdump();
@@ -345,16 +376,34 @@ grader::TechniqueReport technique_report(std::future<grader::TechniqueReport>& c
     return report;
 }
 
-// One exercise's verdict with the check applied. A known-bad variant that must be rejected
-// for its technique cannot be judged where the technique was not checked: SKIP, not BAD.
-void technique_verdict(const grader::TechniqueReport& report, const Options& o, grader::Verdict& v) {
-    if (v.verdict == "PASS" && report.is_unchecked(v.exercise) && o.expect.reasons.count(grader::Reason::technique)) {
+// One exercise's verdict with the check applied, on the kernels its timed calls ran or, where
+// it recorded none, on every compiled kernel (a note says so, once per reason: `noted`). A
+// known-bad variant that must be rejected for its technique cannot be judged where the
+// technique was not checked, nor, for one whose fake only the kernels that ran give away
+// (--technique-from-ran), where those were not recorded: SKIP, not BAD.
+void technique_verdict(const grader::TechniqueReport& report, const Options& o, grader::ExerciseResult& e,
+                       std::set<std::string>& noted) {
+    grader::Verdict& v = e.verdict;
+    const bool judged_on_technique = o.expect.reasons.count(grader::Reason::technique) > 0;
+    e.technique_read.clear();
+    if (v.verdict == "PASS" && report.is_unchecked(v.exercise) && judged_on_technique) {
         v.verdict = "SKIP", v.reason = grader::Reason::skipped;
         v.message = "a variant rejected for its technique cannot be judged when the technique is not checked (" +
                     report.not_checked + ")";
         return;
     }
-    grader::apply_technique(report, v);
+    const grader::TechniqueJudgement j = grader::judge_technique(report, e.kernels_ran, v);
+    e.technique_read = j.read;
+    if (j.read != "compiled") return;
+    if (v.verdict == "PASS" && judged_on_technique && o.technique_from_ran) {
+        v.verdict = "SKIP", v.reason = grader::Reason::skipped;
+        v.message = "this variant fakes its technique in code that its timed calls do not run: it is judged on the kernels "
+                    "they ran, which were not recorded (" + j.fallback + ")";
+        return;
+    }
+    if (noted.insert(j.fallback).second)
+        std::printf("   note: the mechanism check read every kernel compiled from the exercise's file, not only the ones "
+                    "its timed calls ran: %s\n", j.fallback.c_str());
 }
 // ==== end of mechanism checks ===============================================================
 
@@ -558,10 +607,11 @@ void run_exercises(const Options& o, grader::RunResult& r, const grader::ChildSe
                    const std::vector<std::string>& chosen, std::future<grader::TechniqueReport>& check) {
     grader::ExerciseQueue queue(child, chosen);  // each process starts while the one before it runs (the first: now)
     const grader::TechniqueReport technique = technique_report(check, r);  // mechanism check
+    std::set<std::string> noted;                                          // mechanism check
     for (size_t i = 0; i < chosen.size(); ++i) {
         grader::ExerciseResult e = queue.run_next();
         if (e.verdict.verdict == "FAIL" && e.verdict.theory.empty()) e.verdict.theory = "read " + l.theory;
-        technique_verdict(technique, o, e.verdict);  // mechanism check
+        technique_verdict(technique, o, e, noted);  // mechanism check
         std::fputs(grader::verdict_lines(e.verdict).c_str(), stdout);
         std::fflush(stdout);
         r.exercises.push_back(e);
@@ -644,6 +694,7 @@ int main(int argc, char** argv) {
                             {"FAIL " + o.name + ": no exercise matches the filter given; the exercises are:" + all}));
         }
 
+        child.traced = traced_exercises(o, chosen);  // mechanism check
         measure(o, r, child, l, sms);
         run_exercises(o, r, child, l, chosen, technique);
         const grader::Decision d = grader::judge_exercises(o.expect, r.exercises);

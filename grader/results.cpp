@@ -28,6 +28,12 @@ struct ToReport {
         r.add(k, buf);
     }
     void json(const char* k, const std::string& x, const char*) { r.add(k, x); }
+    // One field for whether it was recorded, one for the note, one per set (kernel_set_text).
+    void kernels(const char* k, const KernelsRan& x) {
+        const std::string key = k;
+        r.add(key + "_recorded", x.recorded ? "true" : "false").add(key + "_note", x.note);
+        for (const KernelSet& s : x.sets) r.add(key + "_set", kernel_set_text(s));
+    }
 };
 struct FromReport {
     const Report& r;
@@ -39,6 +45,18 @@ struct FromReport {
         x = r.get(k);
         if (x.empty()) x = otherwise;
     }
+    void kernels(const char* k, KernelsRan& x) {
+        const std::string key = k;
+        x = KernelsRan();
+        for (const std::string& line : r.all(key + "_set")) {
+            KernelSet s;
+            if (!kernel_set_from_text(line, s)) return x.fail("the exercise's report holds a set of kernels that cannot be read");
+            x.sets.push_back(s);
+        }
+        x.recorded = r.get(key + "_recorded") == "true" && x.calls() > 0;
+        x.note = x.recorded ? "" : r.get(key + "_note");
+        if (!x.recorded) x.sets.clear();
+    }
 };
 struct ToJson {
     JsonObject& o;
@@ -47,6 +65,7 @@ struct ToJson {
     void flag(const char* k, bool x) { o.add(k, x); }
     void number(const char* k, double x) { o.add(k, x); }
     void json(const char* k, const std::string& x, const char* otherwise) { o.add_raw(k, x.empty() ? otherwise : x); }
+    void kernels(const char* k, const KernelsRan& x) { o.add_raw(k, kernels_ran_json(x)); }
 };
 }  // namespace
 

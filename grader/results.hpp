@@ -10,6 +10,7 @@
 
 #include "grader/ceilings.hpp"
 #include "grader/gpu.cuh"
+#include "grader/kernels_ran.hpp"
 #include "grader/sealed_report.hpp"
 #include "grader/verdict.hpp"
 
@@ -25,12 +26,17 @@ struct ExerciseResult {
     std::string figures_json = "{}"; ///< the exercise's figures, a JSON object of numbers
     std::string labels_json = "{}";  ///< the exercise's labels, a JSON object of strings
     std::string tables_json = "[]";  ///< the exercise's teaching tables, a JSON array (teaching_table.hpp)
+    KernelsRan kernels_ran;          ///< the kernels its timed calls ran, where the supervisor asked (kernels_ran.hpp)
+    /// What the mechanism check read for this exercise's PASS: "ran" (the kernels its timed
+    /// calls ran), "compiled" (every kernel compiled from the file: nothing was recorded), or
+    /// "" (no check applied). The supervisor's alone: it replaces whatever a report says.
+    std::string technique_read;
 };
 
 /// The fields of an exercise's result, listed once for the three places that carry them:
 /// the exercise's sealed report (Exercise::report), the supervisor that opens it
 /// (supervisor.cpp) and the results file (results_json), in the results file's order.
-/// `v` has text, reason, flag, number and json (name, member[, default]) members.
+/// `v` has text, reason, flag, number, json (name, member[, default]) and kernels members.
 template <class Result, class Visitor>
 void exercise_fields(Result& e, Visitor&& v) {
     v.text("exercise", e.verdict.exercise);
@@ -46,6 +52,8 @@ void exercise_fields(Result& e, Visitor&& v) {
     v.json("figures", e.figures_json, "{}");
     v.json("labels", e.labels_json, "{}");
     v.json("tables", e.tables_json, "[]");
+    v.kernels("kernels_ran", e.kernels_ran);
+    v.text("technique_read", e.technique_read);
 }
 
 /// Adds the exercise's fields to a sealed report, and reads them back (exercise_fields).

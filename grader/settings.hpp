@@ -33,6 +33,9 @@ inline constexpr const char* mode = "GRADER_MODE";        ///< "list" or "run": 
 inline constexpr const char* exercise = "GRADER_EXERCISE";  ///< the exercise a "run" process runs
 inline constexpr const char* report = "GRADER_REPORT";      ///< where that process writes its report
 inline constexpr const char* key_file = "GRADER_KEY_FILE";  ///< the report's key: read once, then deleted
+/// "kernels": record the kernels each timed call runs (kernels_ran.hpp), for an exercise
+/// that has a mechanism check; "" (the default, and every unsupervised run): trace nothing
+inline constexpr const char* trace = "GRADER_TRACE";
 /// Descriptors of the pipes of a process started ahead of its turn (supervisor.hpp, ExerciseQueue)
 inline constexpr const char* gate = "GRADER_GATE";    ///< read one byte from it before any submission code runs
 inline constexpr const char* made = "GRADER_MADE";    ///< close it once the CUDA context is made
@@ -43,11 +46,14 @@ struct Settings {
     std::string threshold_scale, results_dir, sanitizer, sanitizer_path, timeout, seed, ceilings;
     std::string sms;  ///< GRADER_SMS as given (parse_sms reads it)
     std::string mode, exercise, report;
+    std::string trace;  ///< GRADER_TRACE as given
     int gate_fd = -1, made_fd = -1;  ///< the pipes above; -1: none
     std::array<uint8_t, 16> key{};  ///< from the key file; all zero when there is none
     bool has_key = false;
     /// True in a process the supervisor started ("list" or "run").
     bool supervised() const { return !mode.empty(); }
+    /// True when the kernels of each timed call are to be recorded (GRADER_TRACE=kernels).
+    bool trace_kernels() const { return trace == "kernels"; }
 };
 
 /// The settings this process started with.

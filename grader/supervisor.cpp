@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <chrono>
@@ -148,7 +149,8 @@ std::vector<std::string> child_env(const ChildSettings& s, const Scratch& dir, c
             "GRADER_CEILINGS=" + s.ceilings,
             "GRADER_THRESHOLD_SCALE=" + s.threshold_scale,
             "GRADER_SANITIZER=" + s.sanitizer,
-            "GRADER_SMS=" + s.sms};
+            "GRADER_SMS=" + s.sms,
+            "GRADER_TRACE=" + s.trace_for(exercise)};
 }
 
 // Under the memcheck and racecheck setups each exercise's process runs inside
@@ -229,6 +231,10 @@ std::string recheck(const ChildSettings& s, const Report& r) {
 }
 
 }  // namespace
+
+std::string ChildSettings::trace_for(const std::string& exercise) const {
+    return std::find(traced.begin(), traced.end(), exercise) != traced.end() ? "kernels" : "";
+}
 
 std::string sanitizer_program(const ChildSettings& s) {
     return s.sanitizer_path.empty() ? "/usr/local/cuda/bin/compute-sanitizer" : s.sanitizer_path;
@@ -334,7 +340,7 @@ ExerciseResult finish_exercise(const ChildSettings& s, StartedExercise& p) {
     }
     if (r.get("echo_seed") != s.seed || r.get("echo_ceilings") != s.ceilings ||
         r.get("echo_threshold_scale") != s.threshold_scale || r.get("echo_sanitizer") != s.sanitizer ||
-        r.get("echo_sms") != s.sms)
+        r.get("echo_sms") != s.sms || r.get("echo_trace") != s.trace_for(exercise))
         return failed(exercise, Reason::crash, "the grader's settings were changed inside the exercise's process");
     if (const std::string why = recheck(s, r); !why.empty()) return failed(exercise, Reason::crash, why);
     ExerciseResult e = exercise_from_report(r);  // every field of results.hpp's exercise_fields

@@ -28,6 +28,11 @@ struct ChildSettings {
     /// Whether each exercise's process may start while the one before it runs (ExerciseQueue):
     /// not under a sanitizer, and not on a GPU in exclusive-process compute mode.
     bool head_start = true;
+    /// The exercises whose processes record the kernels each timed call ran (GRADER_TRACE,
+    /// kernels_ran.hpp): those with a mechanism check. The others trace nothing.
+    std::vector<std::string> traced;
+    /// GRADER_TRACE for `exercise`'s process.
+    std::string trace_for(const std::string& exercise) const;
 };
 
 /// The lesson program's answer to "list": its lesson, exercises and the extra ceilings it

@@ -658,6 +658,8 @@ const TraitInfo& info(Trait t) {
 }  // namespace
 
 const char* trait_name(Trait t) { return info(t).name; }
+const char* trait_has(Trait t) { return info(t).has; }
+const char* trait_lacks(Trait t) { return info(t).lacks; }
 
 bool trait_from_name(const std::string& name, Trait& t) {
     for (const TraitInfo& i : kTraits)
@@ -810,8 +812,6 @@ std::string kernel_display_name(const std::string& mangled) {
 
 bool rule_applies(const TechniqueRule& rule, const std::string& exercise) { return exercise_matches(rule.exercise, exercise); }
 
-namespace {
-
 std::string join_words(const std::vector<std::string>& items, const std::string& last) {
     std::string s;
     for (size_t i = 0; i < items.size(); ++i)
@@ -819,14 +819,21 @@ std::string join_words(const std::vector<std::string>& items, const std::string&
     return s;
 }
 
-// "a and b", "a, b and c", "a, b, c and 9 more".
 std::string some_names(const std::vector<std::string>& names) {
     std::vector<std::string> shown(names.begin(), names.begin() + std::min<size_t>(names.size(), 3));
     if (names.size() > 3) shown.push_back(std::to_string(names.size() - 3) + " more");
     return join_words(shown, "and");
 }
 
-}  // namespace
+std::vector<Trait> traits_worth_naming(const std::vector<Trait>& missing) {
+    const bool no_barrier = std::find(missing.begin(), missing.end(), Trait::barrier) != missing.end();
+    std::vector<Trait> out;
+    for (Trait t : missing)
+        if (!no_barrier || (t != Trait::shared_load_after_barrier && t != Trait::global_load_after_barrier &&
+                            t != Trait::no_global_load_after_last_barrier))
+            out.push_back(t);
+    return out;
+}
 
 std::string check_technique_rule(const TechniqueRule& rule, const std::vector<SassFunction>& functions) {
     if (functions.empty()) return rule.file + " holds no kernel";
@@ -859,13 +866,8 @@ std::string check_technique_rule(const TechniqueRule& rule, const std::vector<Sa
                 }
                 problems.push_back("no kernel " + join_words(wants, "or"));
             } else {
-                // Without a barrier, "nothing after the barrier" says nothing more.
-                const bool no_barrier = std::find(best_missing.begin(), best_missing.end(), Trait::barrier) != best_missing.end();
                 std::vector<std::string> w;
-                for (Trait t : best_missing)
-                    if (!no_barrier || (t != Trait::shared_load_after_barrier && t != Trait::global_load_after_barrier &&
-                                        t != Trait::no_global_load_after_last_barrier))
-                        w.push_back(info(t).lacks);
+                for (Trait t : traits_worth_naming(best_missing)) w.push_back(info(t).lacks);
                 const std::string who = "kernel " + kernel_display_name(functions[best_kernel].name);
                 problems.push_back(functions.size() > 1 ? "no kernel has it all: " + who + ", the closest, " + join_words(w, "and")
                                                         : who + " " + join_words(w, "and"));
@@ -1042,14 +1044,16 @@ TechniqueReport check_techniques(const TechniqueRequest& request) {
             continue;
         }
         const std::vector<SassFunction>& sass = done[it->second].sass;
+        const std::string theory =
+            request.theory.empty() ? "" : "read " + request.theory + (r.section.empty() ? "" : ", section \"" + r.section + "\"");
+        report.checked.push_back({r, sass, theory});  // for the judgement on what ran (technique_ran.hpp)
         const std::string missing = check_technique_rule(r, sass);
         if (!missing.empty()) {
             TechniqueReport::Finding f;
             f.exercise = r.exercise;
             f.message = missing;
             f.hint = r.hint;
-            if (!request.theory.empty())
-                f.theory = "read " + request.theory + (r.section.empty() ? "" : ", section \"" + r.section + "\"");
+            f.theory = theory;
             report.findings.push_back(f);
         }
     }
@@ -1057,17 +1061,21 @@ TechniqueReport check_techniques(const TechniqueRequest& request) {
     return report;
 }
 
+void fail_for_technique(Verdict& v, const std::string& missing, const std::string& hint, const std::string& theory) {
+    const std::string measured = v.message.empty() ? "" : " (it passed as run: " + v.message + ")";
+    v.verdict = "FAIL";
+    v.reason = Reason::technique;
+    v.message = "correct, but not with this exercise's technique: " + missing + measured;
+    v.hint = hint;
+    v.theory = theory;
+    v.note.clear();
+}
+
 bool apply_technique(const TechniqueReport& report, Verdict& v) {
     if (v.verdict != "PASS") return false;
     for (const TechniqueReport::Finding& f : report.findings) {
         if (!exercise_matches(f.exercise, v.exercise)) continue;
-        const std::string measured = v.message.empty() ? "" : " (it passed as run: " + v.message + ")";
-        v.verdict = "FAIL";
-        v.reason = Reason::technique;
-        v.message = "correct, but not with this exercise's technique: " + f.message + measured;
-        v.hint = f.hint;
-        v.theory = f.theory;
-        v.note.clear();
+        fail_for_technique(v, f.message, f.hint, f.theory);
         return true;
     }
     return false;

@@ -26,9 +26,12 @@
 ///
 /// The check reads compiled code, so it sees what the compiler made of the source: a
 /// template instantiated for six block sizes is six kernels, a loop the compiler unrolled
-/// completely is no loop. It is a teaching aid against honest mistakes (an unchanged
-/// starter, a technique half applied), not a proof: a kernel that is compiled but never
-/// launched still counts (docs/trust_model.md).
+/// completely is no loop. Which kernels it judges: those that ran in the exercise's timed
+/// calls, where its process recorded them (kernels_ran.hpp; the judgement is
+/// technique_ran.hpp's), else every function of the file (check_technique_rule below): a
+/// build without CUPTI, a CUPTI failure, a run under compute-sanitizer. It is a teaching aid
+/// against honest mistakes (an unchanged starter, a technique half applied) and the fakes it
+/// was shown, not a proof (docs/trust_model.md).
 #pragma once
 #include <string>
 #include <utility>
@@ -75,6 +78,13 @@ enum class Trait {
 /// The trait's name in rule files ("shared-store"); Trait from a name, false when unknown.
 const char* trait_name(Trait t);
 bool trait_from_name(const std::string& name, Trait& t);
+/// A trait in words: what a kernel that has it does ("stores to shared memory", as in "no
+/// kernel stores …") and what one without it lacks ("stores nothing to shared memory").
+const char* trait_has(Trait t);
+const char* trait_lacks(Trait t);
+/// The traits of `missing` worth naming to a student: without a barrier, what does or does
+/// not come after it says nothing more.
+std::vector<Trait> traits_worth_naming(const std::vector<Trait>& missing);
 
 /// The traits one function shows (those of Trait that hold for it).
 std::vector<Trait> function_traits(const SassFunction& f);
@@ -104,6 +114,11 @@ std::string kernel_display_name(const std::string& mangled);
 /// True when the exercise's name ("04.2 halo tiles in shared memory") is the rule's ("04.2").
 bool rule_applies(const TechniqueRule& rule, const std::string& exercise);
 
+/// Words in a list: "a", "a and b", "a, b and c" (`last` joins the last two).
+std::string join_words(const std::vector<std::string>& items, const std::string& last);
+/// Names in a list, three at most: "a, b, c and 9 more".
+std::string some_names(const std::vector<std::string>& names);
+
 // --- the supervisor's side ---------------------------------------------------------------
 
 /// cuobjdump: on PATH, else beside the nvcc on PATH, else in $CUDA_HOME/bin, $CUDA_PATH/bin,
@@ -132,7 +147,15 @@ struct TechniqueReport {
     struct Finding {
         std::string exercise, message, hint, theory;
     };
-    std::vector<Finding> findings;  ///< one per exercise whose rule does not hold
+    std::vector<Finding> findings;  ///< one per exercise whose rule does not hold in the file's compiled code
+    /// Each rule that could be checked, with the SASS of its file (every architecture in it)
+    /// and the theory line of its findings: what the judgement on the kernels that ran reads.
+    struct Checked {
+        TechniqueRule rule;
+        std::vector<SassFunction> sass;
+        std::string theory;
+    };
+    std::vector<Checked> checked;
     /// True when `exercise` ("04.2 halo tiles …") has a rule that could not be checked.
     bool is_unchecked(const std::string& exercise) const;
 };
@@ -142,9 +165,13 @@ struct TechniqueReport {
 /// the report then says what could not be checked.
 TechniqueReport check_techniques(const TechniqueRequest& request);
 
-/// The verdict with the report applied: a PASS of an exercise with a finding becomes
-/// FAIL [technique], saying what was missing, with the hint and the theory section.
-/// Returns true when it changed the verdict.
+/// The verdict with the report's findings on compiled code applied: a PASS of an exercise
+/// with a finding becomes FAIL [technique], saying what was missing, with the hint and the
+/// theory section. Returns true when it changed the verdict. (Where the exercise recorded
+/// the kernels its timed calls ran, technique_ran.hpp judges those instead.)
 bool apply_technique(const TechniqueReport& report, Verdict& v);
+/// `v`, a PASS, as FAIL [technique]: what the code lacks (`missing`), the measurement it
+/// passed with, the rule's hint and theory line.
+void fail_for_technique(Verdict& v, const std::string& missing, const std::string& hint, const std::string& theory);
 
 }  // namespace grader

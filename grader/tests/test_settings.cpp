@@ -14,6 +14,7 @@ TEST_CASE("settings are read once and every GRADER_ variable leaves the environm
     setenv("GRADER_THRESHOLD_SCALE", "0.5", 1);
     setenv("GRADER_SEED", "1234", 1);
     setenv("GRADER_SOMETHING_NEW", "x", 1);
+    setenv("GRADER_TRACE", "kernels", 1);
     char path[] = "/tmp/grader-key-test-XXXXXX";
     int fd = mkstemp(path);
     REQUIRE(fd >= 0);
@@ -27,6 +28,8 @@ TEST_CASE("settings are read once and every GRADER_ variable leaves the environm
     CHECK(s.seed == "1234");
     CHECK(s.has_key);
     CHECK(s.key[15] == 16);
+    CHECK(s.trace_kernels());
+    CHECK(std::getenv("GRADER_TRACE") == nullptr);
     CHECK(std::getenv("GRADER_THRESHOLD_SCALE") == nullptr);
     CHECK(std::getenv("GRADER_SEED") == nullptr);
     CHECK(std::getenv("GRADER_SOMETHING_NEW") == nullptr);
@@ -42,6 +45,7 @@ TEST_CASE("without a key file there is no key") {
     const grader::Settings s = grader::read_and_scrub_environment();
     CHECK_FALSE(s.has_key);
     CHECK_FALSE(s.supervised());
+    CHECK_FALSE(s.trace_kernels());  // an unsupervised run traces nothing unless asked
 }
 
 namespace {

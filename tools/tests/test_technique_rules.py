@@ -7,7 +7,9 @@ has, and every known-bad variant listed for 'technique' has a rule to be rejecte
 
 Where nvcc, cuobjdump and a host C++ compiler are installed: each checked exercise's starter
 must fail its rule and its reference must pass it, every known-bad variant listed with
-'reject': 'technique' must fail it, and the unusual but correct kernels of
+'reject': 'technique' must fail it (except those listed with grade's `--technique-from-ran`, whose fake
+only the kernels the timed calls ran give away: their compiled code must hold the rule,
+which is why the check reads what ran), and the unusual but correct kernels of
 tools/tests/fixtures/technique/ must be decided as their `// technique: EX holds|fails`
 line says. Each file is compiled for one architecture, sm_75 (the oldest the course
 supports, and the build's own default without a GPU), to keep the test short; set
@@ -52,11 +54,17 @@ def parse_rules(path):
 
 def known_bad(lesson_dir):
     """The known-bad variants a lesson's meson.build lists: dicts of name, file, replaces,
-    reject, exercise."""
+    reject, exercise, and from_ran: True for a variant whose fake only the kernels its timed
+    calls ran give away (grade's --technique-from-ran), which its compiled code cannot show."""
     text = (lesson_dir / "meson.build").read_text(encoding="utf-8")
     fields = r"\{\s*'name':\s*'([^']+)',\s*'file':\s*'([^']+)',\s*'replaces':\s*'([^']+)',\s*'reject':\s*'([^']+)',\s*" \
-             r"'exercise':\s*'([^']+)'"
-    return [dict(zip(("name", "file", "replaces", "reject", "exercise"), m.groups())) for m in re.finditer(fields, text)]
+             r"'exercise':\s*'([^']+)'([^}]*)\}"
+    out = []
+    for m in re.finditer(fields, text):
+        bad = dict(zip(("name", "file", "replaces", "reject", "exercise"), m.groups()[:5]))
+        bad["from_ran"] = "'--technique-from-ran'" in m.group(6)
+        out.append(bad)
+    return out
 
 
 def lesson_kernels(lesson_dir):
@@ -148,7 +156,10 @@ class RulesOnCompiledCode(unittest.TestCase):
                     out.append((path, exercise, ROOT / "solutions" / lesson.name / file, contract, True, "reference"))
             for bad in known_bad(lesson):
                 if "technique" in bad["reject"].split(",") and (lesson / bad["file"]).is_file():
-                    out.append((path, bad["exercise"].rstrip("*"), lesson / bad["file"], contract, False, "known-bad " + bad["name"]))
+                    # A fake that only the kernels the timed calls ran give away holds on compiled code:
+                    # that it does is why those variants need the record (grader/technique_ran.hpp).
+                    out.append((path, bad["exercise"].rstrip("*"), lesson / bad["file"], contract, bad["from_ran"],
+                                "known-bad " + bad["name"] + (" (compiled code fakes it)" if bad["from_ran"] else "")))
         for fixture in sorted(FIXTURES.glob("*.cu")):
             m = re.search(r"^// technique: (\S+) (holds|fails)$", fixture.read_text(encoding="utf-8"), re.M)
             self.assertIsNotNone(m, f"{fixture.name}: no '// technique: EX holds|fails' line")

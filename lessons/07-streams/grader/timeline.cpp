@@ -1,18 +1,11 @@
 // SPDX-License-Identifier: MIT
-// Lesson 07's timeline (timeline.hpp): CUPTI activity records of copies and kernels.
+// Lesson 07's timeline (timeline.hpp): the grader's CUPTI activity records, as lanes.
 #include "timeline.hpp"
 
 #include <algorithm>
-#include <cstdlib>
-#include <mutex>
 #include <utility>
 
 #include "grader/json.hpp"
-
-#ifdef LESSON07_HAVE_CUPTI
-#include <cuda_runtime.h>
-#include <cupti.h>
-#endif
 
 namespace timeline {
 
@@ -31,144 +24,39 @@ uint64_t Timeline::end_ns() const {
     return end;
 }
 
-#ifdef LESSON07_HAVE_CUPTI
 namespace {
 
-// CUDA 13 removed the kernel record of 12.x (CUpti_ActivityKernel9) for CUpti_ActivityKernel10,
-// and made CUpti_ActivityMemcpy6 the memcpy record; the fields read here sit at the same
-// offsets in both, but each toolkit's CUPTI writes the version its header names.
-#if CUPTI_API_VERSION >= 130000
-using KernelRecord = CUpti_ActivityKernel10;
-using MemcpyRecord = CUpti_ActivityMemcpy6;
-#else
-using KernelRecord = CUpti_ActivityKernel9;
-using MemcpyRecord = CUpti_ActivityMemcpy5;
-#endif
-
-// CUPTI hands buffers back on a thread of its own: what they hold goes here, under a lock.
-struct Collected {
-    std::mutex lock;
-    std::vector<std::pair<Record, uint64_t>> records;  // absolute start, kept for the window
-    uint64_t dropped = 0;
-};
-Collected& collected() {
-    static Collected c;
-    return c;
-}
-
-constexpr size_t kBufferBytes = size_t(4) << 20;  // room for tens of thousands of records
-
-void CUPTIAPI buffer_requested(uint8_t** buffer, size_t* size, size_t* max_records) {
-    *buffer = static_cast<uint8_t*>(std::aligned_alloc(ACTIVITY_RECORD_ALIGNMENT, kBufferBytes));
-    *size = *buffer ? kBufferBytes : 0;
-    *max_records = 0;  // as many as fit
-}
-
-void CUPTIAPI buffer_completed(CUcontext context, uint32_t stream, uint8_t* buffer, size_t, size_t valid) {
-    Collected& c = collected();
-    std::lock_guard<std::mutex> hold(c.lock);
-    CUpti_Activity* a = nullptr;
-    while (cuptiActivityGetNextRecord(buffer, valid, &a) == CUPTI_SUCCESS) {
-        Record r;
-        if (a->kind == CUPTI_ACTIVITY_KIND_MEMCPY) {
-            const auto* m = reinterpret_cast<const MemcpyRecord*>(a);
-            r.what = m->copyKind == CUPTI_ACTIVITY_MEMCPY_KIND_HTOD   ? What::copy_in
-                     : m->copyKind == CUPTI_ACTIVITY_MEMCPY_KIND_DTOH ? What::copy_out
-                                                                      : What::other;
-            r.stream = m->streamId, r.start_ns = m->start, r.end_ns = m->end, r.bytes = m->bytes;
-        } else if (a->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) {
-            const auto* k = reinterpret_cast<const KernelRecord*>(a);
-            r.what = What::work;
-            r.stream = k->streamId, r.start_ns = k->start, r.end_ns = k->end;
-            r.name = k->name ? k->name : "";
-        } else {
-            continue;
-        }
-        c.records.emplace_back(r, r.start_ns);
+What lane_of(grader::Activity::Kind k) {
+    switch (k) {
+        case grader::Activity::Kind::copy_in: return What::copy_in;
+        case grader::Activity::Kind::kernel: return What::work;
+        case grader::Activity::Kind::copy_out: return What::copy_out;
+        default: return What::other;
     }
-    size_t dropped = 0;
-    if (cuptiActivityGetNumDroppedRecords(context, stream, &dropped) == CUPTI_SUCCESS) c.dropped += dropped;
-    std::free(buffer);
-}
-
-// "" on success, else the call and CUPTI's words for the error.
-std::string failed(CUptiResult r, const char* call) {
-    if (r == CUPTI_SUCCESS) return "";
-    const char* text = nullptr;
-    cuptiGetResultString(r, &text);
-    return std::string(call) + " failed: " + (text ? text : "unknown CUPTI error");
 }
 
 }  // namespace
 
-void Window::open() {
-    uint64_t t = 0;
-    if (cuptiGetTimestamp(&t) == CUPTI_SUCCESS) begin_ = t;
-}
-
-void Window::close() {
-    cudaDeviceSynchronize();  // what was issued since open() has ended before the time is taken
-    uint64_t t = 0;
-    if (cuptiGetTimestamp(&t) == CUPTI_SUCCESS) end_ = t;
-}
-
 Timeline trace(const std::function<void()>& run, const Window* window) {
     Timeline t;
-    // Callbacks are registered once per process; CUPTI keeps them across enable and disable.
-    static const std::string registered =
-        failed(cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed), "cuptiActivityRegisterCallbacks");
-    if (!registered.empty()) return t.why_empty = registered, t;
+    if (const std::string why = grader::tracing_unavailable(); !why.empty()) return t.why_empty = why, t;
+    std::vector<grader::Activity> all;
     {
-        Collected& c = collected();
-        std::lock_guard<std::mutex> hold(c.lock);
-        c.records.clear(), c.dropped = 0;
-    }
-    // Work issued before the trace must not show in it.
-    if (cudaDeviceSynchronize() != cudaSuccess) return t.why_empty = "the device reported an error before the trace", t;
-    std::string error = failed(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY), "cuptiActivityEnable(MEMCPY)");
-    if (error.empty())
-        error = failed(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL), "cuptiActivityEnable(CONCURRENT_KERNEL)");
-    // Switched off again on every way out, an exception from `run` included.
-    struct Off {
-        ~Off() {
-            cuptiActivityFlushAll(0);
-            cuptiActivityDisable(CUPTI_ACTIVITY_KIND_MEMCPY);
-            cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
-        }
-    };
-    {
-        Off off;
-        if (!error.empty()) return t.why_empty = error, t;
+        grader::ActivityTrace traced(/*copies=*/true);  // switched off again on every way out
+        if (!traced.error().empty()) return t.why_empty = traced.error(), t;
         run();
-        cudaDeviceSynchronize();
-        error = failed(cuptiActivityFlushAll(0), "cuptiActivityFlushAll");
+        all = traced.stop();
+        t.dropped = traced.dropped();
+        if (!traced.error().empty()) return t.why_empty = traced.error(), t;
     }
-    Collected& c = collected();
-    std::lock_guard<std::mutex> hold(c.lock);
-    t.dropped = c.dropped;
-    if (!error.empty()) return t.why_empty = error, t;
-    for (const auto& [r, start] : c.records)
-        if (!window || window->holds(start)) t.records.push_back(r);
-    c.records.clear();
-    std::sort(t.records.begin(), t.records.end(), [](const Record& a, const Record& b) { return a.start_ns < b.start_ns; });
+    for (const grader::Activity& a : all)
+        if (!window || window->holds(a.start_ns))
+            t.records.push_back({lane_of(a.kind), a.stream, a.start_ns, a.end_ns, a.bytes, a.name});
     if (t.records.empty()) return t.why_empty = "CUPTI recorded no copy and no kernel", t;
-    const uint64_t first = t.records.front().start_ns;
+    const uint64_t first = t.records.front().start_ns;  // by start time, as stop() gave them
     for (Record& r : t.records) r.start_ns -= first, r.end_ns = r.end_ns > first ? r.end_ns - first : 0;
     return t;
 }
-
-#else  // built without CUPTI: nothing is traced
-
-void Window::open() {}
-void Window::close() {}
-
-Timeline trace(const std::function<void()>&, const Window*) {
-    Timeline t;
-    t.why_empty = "CUPTI not found at build time";
-    return t;
-}
-
-#endif
 
 std::vector<std::string> lanes(const Timeline& t, int width, uint64_t scale_ns) {
     const What kinds[] = {What::copy_in, What::work, What::copy_out};

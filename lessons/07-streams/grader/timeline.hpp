@@ -1,19 +1,20 @@
 // SPDX-License-Identifier: MIT
 /// @file
 /// @brief Lesson 07's timeline: the copies and kernels of one call, as the GPU ran them,
-///        recorded with the CUPTI Activity API (in the toolkit; tracing reads no performance
-///        counter, so it needs no profiling permission).
+///        recorded by the grader library's CUPTI tracing (grader/activity_trace.hpp).
 ///
 /// 07.1 traces one extra, untimed call of the student's pipeline and of two of the grader's
 /// (serial, and 4 streams × 32 chunks), prints them as lanes when the pipeline is too slow,
 /// and records them in the results file for tools/report.py. Nothing here decides a verdict:
 /// any CUPTI failure gives an empty timeline and a reason in words. Built without CUPTI
-/// (LESSON07_HAVE_CUPTI unset, lessons/07-streams/meson.build), every trace is empty.
+/// (grader/meson.build), every trace is empty.
 #pragma once
 #include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
+
+#include "grader/activity_trace.hpp"
 
 namespace timeline {
 
@@ -40,15 +41,7 @@ struct Timeline {
 /// The part of a traced function to keep: only records that start between open() and close()
 /// are kept (open() takes the time on CUPTI's clock; close() waits for the device first, so
 /// all that was issued in between has ended). A trace without a window keeps everything.
-class Window {
-public:
-    void open();
-    void close();
-    bool holds(uint64_t t) const { return t >= begin_ && t <= end_; }
-
-private:
-    uint64_t begin_ = 0, end_ = UINT64_MAX;
-};
+using Window = grader::TraceWindow;
 
 /// Runs `run` once with copies and concurrent kernels traced, waits for the device, and
 /// returns what ran (within `window` when given). Never throws for a CUPTI failure; an
