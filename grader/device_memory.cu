@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -96,11 +97,13 @@ const Vmm& vmm() {
 
 }  // namespace
 
-DeviceMemory::DeviceMemory(size_t bytes, uint8_t guard_byte, const char* what) : bytes_(bytes), guard_(guard_byte) {
+DeviceMemory::DeviceMemory(size_t bytes, uint8_t guard_byte, const char* what)
+    : bytes_(bytes), capacity_(bytes), guard_(guard_byte) {
     if (sanitizer_mode()) {
         cudaError_t err = cudaMalloc(&malloc_base_, std::max<size_t>(bytes, 1));
         if (err != cudaSuccess) out_of_memory(bytes, what, cudaGetErrorName(err));
         data_ = static_cast<char*>(malloc_base_);
+        aligned_end_ = data_ + bytes;
         return;
     }
     const Vmm& v = vmm();
@@ -135,13 +138,33 @@ DeviceMemory::DeviceMemory(size_t bytes, uint8_t guard_byte, const char* what) :
         front_ = mapped_ - aligned;
         back_ = aligned - bytes;
     }
+    aligned_end_ = data_ + round_up(bytes, kAlign);
     if (front_) CUDA_CHECK(cudaMemset(data_ - front_, guard_, front_));
     if (back_) CUDA_CHECK(cudaMemset(data_ + bytes_, guard_, back_));
 }
 
+void DeviceMemory::use(size_t bytes) {
+    if (bytes > capacity_) throw std::logic_error("grader bug: DeviceMemory::use past the buffer's capacity");
+    if (bytes == bytes_) return;
+    if (sanitizer_mode()) {
+        bytes_ = bytes;
+        return;
+    }
+    // The guarded region, [start of the front guard, end of the back guard), does not move:
+    // only where the used part lies inside it.
+    char* const region = data_ - front_;
+    char* const region_end = data_ + bytes_ + back_;
+    data_ = aligned_end_ - round_up(bytes, kAlign);
+    bytes_ = bytes;
+    front_ = size_t(data_ - region);
+    back_ = size_t(region_end - (data_ + bytes_));
+    if (front_) CUDA_CHECK(cudaMemset(region, guard_, front_));
+    if (back_) CUDA_CHECK(cudaMemset(data_ + bytes_, guard_, back_));
+}
+
 DeviceMemory::DeviceMemory(DeviceMemory&& o) noexcept
-    : data_(std::exchange(o.data_, nullptr)), bytes_(o.bytes_), guard_(o.guard_), front_(o.front_),
-      back_(o.back_), va_(std::exchange(o.va_, 0)), mapped_at_(o.mapped_at_), reserved_(o.reserved_), mapped_(o.mapped_),
+    : data_(std::exchange(o.data_, nullptr)), bytes_(o.bytes_), capacity_(o.capacity_), guard_(o.guard_), front_(o.front_),
+      back_(o.back_), aligned_end_(o.aligned_end_), va_(std::exchange(o.va_, 0)), mapped_at_(o.mapped_at_), reserved_(o.reserved_), mapped_(o.mapped_),
       handle_(std::exchange(o.handle_, 0)), malloc_base_(std::exchange(o.malloc_base_, nullptr)) {}
 
 void DeviceMemory::release() noexcept {
