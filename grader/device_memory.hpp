@@ -65,7 +65,7 @@ private:
     size_t bytes_ = 0, capacity_ = 0;
     uint8_t guard_ = 0;
     size_t front_ = 0, back_ = 0;  ///< guard bytes mapped before the start and after the end
-    char* aligned_end_ = nullptr;  ///< the start as made + capacity rounded up to 256: where every used part ends
+    size_t made_front_ = 0;        ///< front_ as made, at full capacity (use: buffer_layout.hpp)
     // Virtual memory management: the reserved range, the mapped part and its handle.
     unsigned long long va_ = 0, mapped_at_ = 0, reserved_ = 0, mapped_ = 0, handle_ = 0;
     void* malloc_base_ = nullptr;
