@@ -11,7 +11,9 @@
 /// then; after it, the guards and const inputs are checked, no output may still hold the
 /// poison, and `timed_verify` compares the outputs with the grader's own result, computed on
 /// the GPU from the same inputs (Exercise::expect_on_device). Nothing a launcher can read
-/// says which call is which: all are checked the same way.
+/// says which call is which: all are checked the same way. With `timed_size`, every timed
+/// run also has a size of its own, drawn from a band below the nominal one
+/// (timed_sizes.hpp), and the checks above look at the part of each buffer that size uses.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -24,6 +26,7 @@
 
 #include "grader/device_buffer.cuh"
 #include "grader/host_buffer.hpp"
+#include "grader/timed_sizes.hpp"
 
 namespace grader {
 
@@ -111,6 +114,19 @@ public:
         timed_verify_ = std::move(check);
         return *this;
     }
+    /// Varies the size of every timed run, warm-ups included. Before each one, ahead of
+    /// timed_inputs, `choose` takes the run's sizes from the SizeDraw (SizeDraw::pick, one
+    /// pick per varied dimension), makes every buffer the call names the size that run uses
+    /// (DeviceBuffer::use: its end next to the guard page, so that a write past the current
+    /// size is a bounds error and a read past it can fault, as for a buffer of that size),
+    /// sets what the launcher, timed_inputs and timed_verify read for the size, and returns
+    /// the run's work as a share of the nominal work (RunSize). After the timing it is called
+    /// once more with SizeDraw::nominal(), which must give back the sizes the buffers were
+    /// made with. A call without it is timed at one size.
+    Call& timed_size(std::function<RunSize(SizeDraw&)> choose) {
+        timed_size_ = std::move(choose);
+        return *this;
+    }
     /// The contents an in-place buffer had before this call (after timed_inputs, for a timed
     /// call): what the grader's reference starts from.
     template <class T>
@@ -150,6 +166,7 @@ public:
     const std::function<void()>& verifier() const { return verify_; }
     const std::function<void(uint64_t)>& timed_inputs() const { return timed_inputs_; }
     const std::function<void()>& timed_verifier() const { return timed_verify_; }
+    const std::function<RunSize(SizeDraw&)>& timed_size() const { return timed_size_; }
 
 private:
     std::string context_;
@@ -159,6 +176,7 @@ private:
     std::function<void()> verify_;
     std::function<void(uint64_t)> timed_inputs_;
     std::function<void()> timed_verify_;
+    std::function<RunSize(SizeDraw&)> timed_size_;
 };
 
 }  // namespace grader

@@ -36,7 +36,7 @@ template <class T>
 class DeviceBuffer {
 public:
     /// n elements, poisoned.
-    explicit DeviceBuffer(size_t n, const char* what = "buffer") : mem_(n * sizeof(T), guard_byte<T>(), what), n_(n) { poison(); }
+    explicit DeviceBuffer(size_t n, const char* what = "buffer") : mem_(n * sizeof(T), guard_byte<T>(), what) { poison(); }
     /// A copy of `host`.
     explicit DeviceBuffer(const std::vector<T>& host, const char* what = "input") : DeviceBuffer(host.size(), what) {
         upload(host);
@@ -44,12 +44,20 @@ public:
 
     T* data() { return static_cast<T*>(mem_.data()); }
     const T* data() const { return static_cast<const T*>(mem_.data()); }
-    size_t size() const { return n_; }
-    size_t bytes() const { return n_ * sizeof(T); }
+    /// The elements in use: the count it was made with, or the last use().
+    size_t size() const { return mem_.bytes() / sizeof(T); }
+    size_t bytes() const { return mem_.bytes(); }
+    /// The count it was made with.
+    size_t capacity() const { return mem_.capacity() / sizeof(T); }
+    /// For timed calls of a varied size (timed_sizes.hpp): from now on the buffer holds its
+    /// first n elements (n ≤ capacity()) where a buffer of n elements would lie, its end next
+    /// to the guard page (DeviceMemory::use). data() moves, and the contents are unspecified
+    /// until written: read data() and size() at every call.
+    void use(size_t n) { mem_.use(n * sizeof(T)); }
 
-    void upload(const std::vector<T>& host) { mem_.upload(host.data(), std::min(host.size(), n_) * sizeof(T)); }
+    void upload(const std::vector<T>& host) { mem_.upload(host.data(), std::min(host.size(), size()) * sizeof(T)); }
     std::vector<T> download() const {
-        std::vector<T> host(n_);
+        std::vector<T> host(size());
         mem_.download(host.data(), bytes());
         return host;
     }
@@ -62,7 +70,6 @@ public:
 
 private:
     DeviceMemory mem_;
-    size_t n_;
 };
 
 }  // namespace grader

@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "grader/buffer_layout.hpp"
 #include "grader/cuda_check.cuh"
 #include "grader/device_memory.hpp"
 #include "grader/session.hpp"
@@ -96,7 +98,8 @@ const Vmm& vmm() {
 
 }  // namespace
 
-DeviceMemory::DeviceMemory(size_t bytes, uint8_t guard_byte, const char* what) : bytes_(bytes), guard_(guard_byte) {
+DeviceMemory::DeviceMemory(size_t bytes, uint8_t guard_byte, const char* what)
+    : bytes_(bytes), capacity_(bytes), guard_(guard_byte) {
     if (sanitizer_mode()) {
         cudaError_t err = cudaMalloc(&malloc_base_, std::max<size_t>(bytes, 1));
         if (err != cudaSuccess) out_of_memory(bytes, what, cudaGetErrorName(err));
@@ -135,13 +138,34 @@ DeviceMemory::DeviceMemory(size_t bytes, uint8_t guard_byte, const char* what) :
         front_ = mapped_ - aligned;
         back_ = aligned - bytes;
     }
+    made_front_ = front_;
     if (front_) CUDA_CHECK(cudaMemset(data_ - front_, guard_, front_));
     if (back_) CUDA_CHECK(cudaMemset(data_ + bytes_, guard_, back_));
 }
 
+void DeviceMemory::use(size_t bytes) {
+    if (bytes > capacity_) throw std::logic_error("grader bug: DeviceMemory::use past the buffer's capacity");
+    if (bytes == bytes_) return;
+    if (sanitizer_mode()) {
+        bytes_ = bytes;
+        return;
+    }
+    // The guarded region, [start of the front guard, end of the back guard), does not move:
+    // only where the used part lies inside it.
+    char* const region = data_ - front_;
+    const size_t region_bytes = front_ + bytes_ + back_;
+    const UsedPart part = place_used_part(region_bytes, made_front_, capacity_, bytes, kAlign);
+    data_ = region + part.offset;
+    bytes_ = bytes;
+    front_ = part.offset;
+    back_ = part.back;
+    if (front_) CUDA_CHECK(cudaMemset(region, guard_, front_));
+    if (back_) CUDA_CHECK(cudaMemset(data_ + bytes_, guard_, back_));
+}
+
 DeviceMemory::DeviceMemory(DeviceMemory&& o) noexcept
-    : data_(std::exchange(o.data_, nullptr)), bytes_(o.bytes_), guard_(o.guard_), front_(o.front_),
-      back_(o.back_), va_(std::exchange(o.va_, 0)), mapped_at_(o.mapped_at_), reserved_(o.reserved_), mapped_(o.mapped_),
+    : data_(std::exchange(o.data_, nullptr)), bytes_(o.bytes_), capacity_(o.capacity_), guard_(o.guard_), front_(o.front_),
+      back_(o.back_), made_front_(o.made_front_), va_(std::exchange(o.va_, 0)), mapped_at_(o.mapped_at_), reserved_(o.reserved_), mapped_(o.mapped_),
       handle_(std::exchange(o.handle_, 0)), malloc_base_(std::exchange(o.malloc_base_, nullptr)) {}
 
 void DeviceMemory::release() noexcept {

@@ -34,6 +34,19 @@ public:
     void* data() const override { return data_; }
     size_t bytes() const override { return bytes_; }
     bool on_host() const override { return false; }
+    /// The bytes it was made with: the most use() may ask for.
+    size_t capacity() const { return capacity_; }
+
+    /// From now on the buffer is `bytes` long (at most capacity()), laid out as a buffer made
+    /// with that size would be: its start 256-byte aligned and its end at most 255 bytes
+    /// before the unmapped page (the last bytes of the allocation), so a timed call of a
+    /// varied size (timed_sizes.hpp) keeps the guard page right after the part it uses. What
+    /// lies before the new start, including the unused part, holds guard bytes, of which the
+    /// 4 KiB next to the start are checked like the front guard; the contents of the used
+    /// part are unspecified (the caller fills or poisons it). data() moves: read it at each
+    /// call. Under compute-sanitizer the start stays and only the size changes (nothing is
+    /// timed there). Throws CudaError.
+    void use(size_t bytes);
 
     /// Every byte of the buffer set to `byte` (synchronous).
     void fill(uint8_t byte) override;
@@ -49,9 +62,10 @@ private:
     const void* device_address() const override { return data_; }
     void release() noexcept;
     char* data_ = nullptr;
-    size_t bytes_ = 0;
+    size_t bytes_ = 0, capacity_ = 0;
     uint8_t guard_ = 0;
     size_t front_ = 0, back_ = 0;  ///< guard bytes mapped before the start and after the end
+    size_t made_front_ = 0;        ///< front_ as made, at full capacity (use: buffer_layout.hpp)
     // Virtual memory management: the reserved range, the mapped part and its handle.
     unsigned long long va_ = 0, mapped_at_ = 0, reserved_ = 0, mapped_ = 0, handle_ = 0;
     void* malloc_base_ = nullptr;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <stdexcept>
 
 #include "grader/activity_trace.hpp"
 #include "grader/cuda_check.cuh"
@@ -78,7 +79,7 @@ public:
     // `hooks` with the call's window around each run.
     RunHooks around(const RunHooks& hooks) {
         if (!trace_) return hooks;
-        RunHooks h;
+        RunHooks h = hooks;  // its work_share too (timed sizes)
         h.before = [this, hooks](int i) {
             if (hooks.before) hooks.before(i);  // prepare(): ends with the device idle
             windows_.emplace_back();
@@ -102,6 +103,18 @@ private:
     std::unique_ptr<ActivityTrace> trace_;
     std::vector<TraceWindow> windows_;
 };
+// Sets the sizes of one run of `call` (call.hpp, Call::timed_size), and makes the pristine
+// copies of its in-place buffers as long as the buffers, since a timed call keeps their fresh
+// contents there.
+RunSize apply_size(Call& call, SizeDraw draw) {
+    if (!call.timed_size()) return {};
+    RunSize run = call.timed_size()(draw);
+    for (Call::Buffer& b : call.buffers())
+        if (b.role == Call::Role::in_out) b.initial().use(b.device().bytes());
+    if (draw.is_nominal() && run.work_share != 1)
+        throw std::logic_error("grader bug: " + call.context() + ": its nominal size does not do the nominal work");
+    return run;
+}
 
 std::string format(const char* fmt, double a, double b = 0, double c = 0) {
     char buf[512];
@@ -249,7 +262,9 @@ Baseline Exercise::baseline(const std::string& name, Work work, Call& call, bool
     int calls = 0;
     const RunHooks hooks = verified_runs(call, calls);
     try {
-        return timed_baseline(name, work, call.launch(), vendor, options, hooks);
+        const Baseline b = timed_baseline(name, work, call.launch(), vendor, options, hooks);
+        apply_size(call, SizeDraw::nominal());
+        return b;
     } catch (const Rejection& r) {  // the grader's fault, not the student's
         throw std::runtime_error("grader self-check: the baseline " + name + " failed the checks of a timed call: " + r.what());
     }
@@ -277,10 +292,17 @@ std::string Exercise::slow_hint(const Timing& student, const Target& t, const Pe
 
 RunHooks Exercise::verified_runs(Call& call, int& calls) {
     RunHooks hooks;
-    hooks.before = [this, &call](int) { prepare(call, true); };
-    hooks.after = [this, &call, &calls](int) {
+    // The size of the run in progress, from a series no launcher can predict (timed_sizes.hpp).
+    const auto run = std::make_shared<RunSize>();
+    const uint64_t series = fresh_key();
+    hooks.before = [this, &call, run, series](int i) {
+        *run = apply_size(call, SizeDraw(series, i));
+        prepare(call, true);
+    };
+    hooks.work_share = [run] { return run->work_share; };
+    hooks.after = [this, &call, &calls, run](int) {
         ++calls;
-        const std::string which = "timed call " + std::to_string(calls);
+        const std::string which = "timed call " + std::to_string(calls) + (run->text.empty() ? "" : ", " + run->text);
         for (const Call::Buffer& b : call.buffers()) {
             if (b.role != Call::Role::output) continue;
             const size_t left = b.memory->count_poisoned(b.element_bytes);
@@ -347,6 +369,7 @@ void Exercise::grade(Performance p, Call& call, const std::string& part) {
         throw LeftRunning(call.context() + ", " + e.what());
     }
     ran.finish();
+    apply_size(call, SizeDraw::nominal());  // what follows (the slow diagnosis) runs at the nominal size
     TimedReport raw;
     raw.median_ms = m.median_ms, raw.bytes = p.bytes, raw.flops = p.flops, raw.threshold_ms = t.required_ms;
     raw.fractions = {p.fraction}, raw.baseline_ms = {p.baseline_ms};

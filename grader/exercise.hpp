@@ -137,7 +137,8 @@ public:
     /// Times `call` and records the figure: the median must meet the threshold (a result just
     /// short of it is measured again, with more runs, before it fails). Every timed call gets
     /// fresh inputs and is verified in full on the device (call.hpp: timed_inputs and
-    /// timed_verify, both required). FAIL: slow, impossible (faster than this GPU allows),
+    /// timed_verify, both required) and, with Call::timed_size, a size of its own, its time
+    /// scaled to the nominal work `p` declares (timed_sizes.hpp). FAIL: slow, impossible (faster than this GPU allows),
     /// untimed (work left running on another stream past the timed interval), wrong. Under
     /// compute-sanitizer nothing is timed: the exercise is graded on correctness only.
     /// Under Clock::wall (p.clock) the timer holds all streams; "untimed" then means work the

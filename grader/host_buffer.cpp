@@ -6,6 +6,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 
 #include "grader/cuda_check.cuh"
@@ -77,7 +78,8 @@ bool all_equal(const char* p, size_t n, uint8_t byte) {
 }
 }  // namespace
 
-HostMemory::HostMemory(size_t bytes, uint8_t guard_byte, const char* what) : bytes_(bytes), guard_(guard_byte) {
+HostMemory::HostMemory(size_t bytes, uint8_t guard_byte, const char* what)
+    : bytes_(bytes), capacity_(bytes), guard_(guard_byte) {
     const size_t total = bytes + 2 * kGuardBytes;
     cudaError_t e = cudaSuccess;
     base_ = pinned_pool().take(total, size_, e);
@@ -102,8 +104,15 @@ void HostMemory::fill(uint8_t byte) {
     if (bytes_) std::memset(data_, byte, bytes_);
 }
 
+void HostMemory::use(size_t bytes) {
+    if (bytes > capacity_) throw std::logic_error("grader bug: HostMemory::use past the buffer's capacity");
+    if (bytes == bytes_) return;
+    bytes_ = bytes;
+    std::memset(data_ + bytes_, guard_, capacity_ - bytes_ + kGuardBytes);
+}
+
 bool HostMemory::guards_intact() const {
-    return all_equal(base_, kGuardBytes, guard_) && all_equal(data_ + bytes_, kGuardBytes, guard_);
+    return all_equal(base_, kGuardBytes, guard_) && all_equal(data_ + bytes_, capacity_ - bytes_ + kGuardBytes, guard_);
 }
 
 }  // namespace grader

@@ -33,6 +33,15 @@ public:
     void* data() const override { return data_; }
     size_t bytes() const override { return bytes_; }
     bool on_host() const override { return true; }
+    /// The bytes it was made with: the most use() may ask for.
+    size_t capacity() const { return capacity_; }
+    /// From now on the buffer is `bytes` long (at most capacity()), for a timed call of a
+    /// varied size (timed_sizes.hpp). Its start stays where it is (a host buffer has no
+    /// unmapped page after it to move next to): everything after the used part, up to the end
+    /// of the back guard, holds guard bytes and is checked as the back guard, so a copy that
+    /// writes past the current size is seen (bounds). The contents of a part that grows back
+    /// are unspecified.
+    void use(size_t bytes);
     /// Every byte of the buffer set to `byte` (on the host).
     void fill(uint8_t byte) override;
     /// True when the guard bytes next to both ends are untouched.
@@ -44,7 +53,7 @@ private:
     size_t size_ = 0;       ///< of the block at base_
     char* data_ = nullptr;
     void* device_data_ = nullptr;  ///< data_ as the device sees it
-    size_t bytes_ = 0;
+    size_t bytes_ = 0, capacity_ = 0;
     uint8_t guard_ = 0;
 };
 
@@ -52,19 +61,22 @@ template <class T>
 class HostBuffer {
 public:
     /// n elements, poisoned.
-    explicit HostBuffer(size_t n, const char* what = "host buffer") : mem_(n * sizeof(T), guard_byte<T>(), what), n_(n) {
-        poison();
-    }
+    explicit HostBuffer(size_t n, const char* what = "host buffer") : mem_(n * sizeof(T), guard_byte<T>(), what) { poison(); }
 
     T* data() { return static_cast<T*>(mem_.data()); }
     const T* data() const { return static_cast<const T*>(mem_.data()); }
-    size_t size() const { return n_; }
-    size_t bytes() const { return n_ * sizeof(T); }
+    /// The elements in use: the count it was made with, or the last use().
+    size_t size() const { return mem_.bytes() / sizeof(T); }
+    size_t bytes() const { return mem_.bytes(); }
+    size_t capacity() const { return mem_.capacity() / sizeof(T); }
+    /// For timed calls of a varied size: from now on the buffer holds its first n elements
+    /// (n ≤ capacity()), the rest guard bytes (HostMemory::use).
+    void use(size_t n) { mem_.use(n * sizeof(T)); }
     T& operator[](size_t i) { return data()[i]; }
     const T& operator[](size_t i) const { return data()[i]; }
 
     /// A copy of the contents, for compare() and the Exercise::expect_* checks.
-    std::vector<T> contents() const { return std::vector<T>(data(), data() + n_); }
+    std::vector<T> contents() const { return std::vector<T>(data(), data() + size()); }
     void poison() { mem_.fill(kPoisonByte); }
 
     HostMemory& memory() { return mem_; }
@@ -72,7 +84,6 @@ public:
 
 private:
     HostMemory mem_;
-    size_t n_;
 };
 
 }  // namespace grader

@@ -7,6 +7,7 @@
 #include "grader/cuda_check.cuh"
 #include "grader/outside_calls.hpp"
 #include "grader/session.hpp"
+#include "grader/timed_sizes.hpp"
 #include "grader/timing.cuh"
 
 namespace grader {
@@ -60,6 +61,7 @@ Timing time_launch(const std::function<void()>& launch, const TimingOptions& opt
     samples.reserve(options.runs);
     for (int i = 0; i < options.warmups + options.runs; ++i) {
         if (hooks.before) hooks.before(i);
+        const double share = hooks.work_share ? hooks.work_share() : 1.0;
         if (options.flush_l2 && !options.l2_resident) flush_l2();
         CUDA_CHECK(cudaDeviceSynchronize());
         entering_student_code();  // before the hold, whose 50 µs the listing would eat into
@@ -79,7 +81,7 @@ Timing time_launch(const std::function<void()>& launch, const TimingOptions& opt
         float ms = 0;
         CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
         if (i >= options.warmups) {
-            samples.push_back(options.clock == Clock::wall ? t_idle - t0 : double(ms));
+            samples.push_back(scaled_sample(options.clock == Clock::wall ? t_idle - t0 : double(ms), share));
             tails.push_back(t_idle - t_stop);
         }
         // Before the run's checks: what the launch left running could still change its outputs.

@@ -53,6 +53,10 @@ struct TimingOptions {
 /// Called outside the timed interval with the run's index (warm-ups first, from 0).
 struct RunHooks {
     std::function<void(int)> before, after;
+    /// Asked after `before`: the share of the nominal work this run does, for a call whose
+    /// size varies from run to run (timed_sizes.hpp). The run's time is divided by it, so that
+    /// every sample is the time of the nominal work at this run's speed; the tail is not.
+    std::function<double()> work_share;
 };
 
 /// Times `launch` as described above. Throws CudaError if a run faults.

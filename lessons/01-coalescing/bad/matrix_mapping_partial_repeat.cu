@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
-// Known-bad 01.1: the reference mapping, but only a call with new arguments adds every
-// row; a repeat of the previous call (the checks call each shape once, the timed calls
-// repeat one) adds only the first 40 % of the rows. Must be rejected: wrong (after the
-// second timed call the rows left out still hold the poison: "never written").
+// Known-bad 01.1: the reference mapping, but only the first of a run of calls on large
+// matrices (2^22 elements or more: the timed ones; the checks' shapes are smaller) adds every
+// row; each one after it adds only the first 40 % of the rows. It once keyed the repeat on
+// the same arguments, which the timed calls no longer have: each has a shape and a place in
+// its buffers of its own (issue 32). Must be rejected: wrong (after the second timed call
+// the rows left out still hold the poison: "never written").
 #include "coalescing.cuh"
 
 namespace {
@@ -33,15 +35,11 @@ __global__ void add_matrices_kernel(const float* __restrict__ a, const float* __
 
 void add_matrices(const float* a, const float* b, float* c, int rows, int cols) {
     if (rows <= 0 || cols <= 0) return;
-    // Repeats of the previous call, counted: the first call with these arguments does it all.
-    static const float *last_a = nullptr, *last_b = nullptr;
-    static float* last_c = nullptr;
-    static int last_rows = -1, last_cols = -1;
+    // Large calls in a row, counted: the first one does it all.
     static long repeats = 0;
-    const bool same = a == last_a && b == last_b && c == last_c && rows == last_rows && cols == last_cols;
-    repeats = same ? repeats + 1 : 0;
-    last_a = a, last_b = b, last_c = c, last_rows = rows, last_cols = cols;
-    const int done = repeats == 0 ? rows : rows * 2 / 5;  // the bug: the rest is skipped
+    const bool large = size_t(rows) * cols >= (size_t(1) << 22);
+    repeats = large ? repeats + 1 : 0;
+    const int done = repeats <= 1 ? rows : rows * 2 / 5;  // the bug: the rest is skipped
     if (done <= 0) return;
     dim3 block(kWidth, kHeight);
     dim3 grid((cols + kWidth - 1) / kWidth, (done + kHeight * kRows - 1) / (kHeight * kRows));

@@ -27,6 +27,12 @@ const size_t kSizes[] = {0, 1, 31, 33, 1000, 4096, 65537, 1000003};
 // Each size is checked on one distribution, in turn (inputs.hpp).
 const grader::Dist kDists[] = {grader::Dist::uniform, grader::Dist::zeros, grader::Dist::mixed};
 
+// The timed calls' sizes vary from call to call (grader/timed_sizes.hpp), so that the
+// remainder of the size against a launcher's grid, block and vector width changes too.
+// 01.1: each side of the matrix up to this much below the nominal one, about 1 % of the
+// work together, and every remainder modulo a warp's 32 columns and a 64-row tile.
+constexpr size_t kColBand = 32, kRowBand = 64;
+
 // ---------------------------------------------------------------- teaching kernels
 // The notes' offset and stride experiments, timed on the student's GPU. They read
 // `in` with an offset or a stride and write `out` contiguously.
@@ -191,22 +197,32 @@ GRADER_EXERCISE("01.1 matrix mapping") {
         });
         ex.check(call);
     }
-    // Not square and not a multiple of any tile: 3 × 4 bytes per element.
+    // Not square and not a multiple of any tile: 3 × 4 bytes per element. Each timed call has
+    // a shape of its own, up to kRowBand rows and kColBand columns less (the buffers are made
+    // for the largest and used for the current shape).
     const size_t elements = grader::timing_elements(3 * sizeof(float));
-    const int cols = 8191, rows = int(std::max<size_t>(1, elements / cols));
-    const size_t n = size_t(rows) * cols;
-    grader::DeviceBuffer<float> a(n, "a"), b(n, "b"), c(n, "c"), expected(n, "the grader's sum");
-    const grader::Work work{3.0 * sizeof(float) * n, 0};
-    grader::Call call("add_matrices, " + std::to_string(rows) + " × " + std::to_string(cols),
+    const int max_cols = 8191, max_rows = int(std::max<size_t>(1, elements / max_cols));
+    const size_t n_max = size_t(max_rows) * max_cols;
+    int rows = max_rows, cols = max_cols;
+    const auto n = [&] { return size_t(rows) * size_t(cols); };
+    grader::DeviceBuffer<float> a(n_max, "a"), b(n_max, "b"), c(n_max, "c"), expected(n_max, "the grader's sum");
+    const grader::Work work{3.0 * sizeof(float) * n_max, 0};
+    grader::Call call("add_matrices, timed, up to " + std::to_string(max_rows) + " × " + std::to_string(max_cols),
                       [&] { add_matrices(a.data(), b.data(), c.data(), rows, cols); });
     call.input(a, "a").input(b, "b").output(c, "c");
+    call.timed_size([&](grader::SizeDraw& d) {
+        rows = int(d.pick(size_t(max_rows), std::min(kRowBand, size_t(max_rows) - 1)));
+        cols = int(d.pick(size_t(max_cols), kColBand));
+        for (grader::DeviceBuffer<float>* m : {&a, &b, &c}) m->use(n());
+        return grader::RunSize{double(n()) / double(n_max), std::to_string(rows) + " × " + std::to_string(cols)};
+    });
     call.timed_inputs([&](uint64_t key) {
-        grader::fill_on_device(a.data(), n, key, grader::Dist::uniform);
-        grader::fill_on_device(b.data(), n, grader::rekey(key, 1), grader::Dist::uniform);
+        grader::fill_on_device(a.data(), n(), key, grader::Dist::uniform);
+        grader::fill_on_device(b.data(), n(), grader::rekey(key, 1), grader::Dist::uniform);
     });
     call.timed_verify([&] {
-        reference_add<<<grid_for(n), 256>>>(a.data(), b.data(), expected.data(), n);
-        ex.expect_on_device(c.data(), expected.data(), n, {0, 0x1p-24}, call.context());
+        reference_add<<<grid_for(n()), 256>>>(a.data(), b.data(), expected.data(), n());
+        ex.expect_on_device(c.data(), expected.data(), n(), {0, 0x1p-24}, call.context());
     });
     // cuBLAS on the same buffers, each timed run prepared and verified as the student's are.
     grader::Cublas blas;
@@ -217,9 +233,11 @@ GRADER_EXERCISE("01.1 matrix mapping") {
                               "cublasSgeam");
     });
     ex.baseline("cuBLAS geam (C = A + B)", work, geam);
-    const dim3 naive_block(16, 16), naive_grid((rows + 15) / 16, (cols + 15) / 16);
     ex.diagnose_slow({"the speed of a mapping whose threadIdx.x walks down a column",
-                      [&] { add_column_walk<<<naive_grid, naive_block>>>(a.data(), b.data(), c.data(), rows, cols); },
+                      [&] {
+                          const dim3 naive_block(16, 16), naive_grid((rows + 15) / 16, (cols + 15) / 16);
+                          add_column_walk<<<naive_grid, naive_block>>>(a.data(), b.data(), c.data(), rows, cols);
+                      },
                       "let threadIdx.x select the column, so that a warp reads 32 consecutive floats of one row",
                       "the accesses look coalesced, but too few bytes are in flight: give each thread several "
                       "independent loads issued before their first use, and launch enough blocks to fill every SM "
@@ -235,7 +253,8 @@ GRADER_EXERCISE("01.2 AoS vs SoA") {
     const char* axis[] = {"x", "y", "z"};
     // One drift step on six arrays: positions in place, velocities const.
     // Untimed (timed = false): one call on inputs drawn on the host, checked there. Timed: the
-    // arrays are made on the device, afresh before every call.
+    // arrays are made on the device, afresh before every call, for n particles at most, and
+    // each call drifts `used` of them, up to a band_span() fewer (grader/timed_sizes.hpp).
     auto check_drift = [&](size_t n, grader::Dist dist, const std::string& ctx, bool timed, grader::Rng& r) {
         std::vector<std::vector<float>> h(timed ? 0 : 6);
         for (auto& v : h) v = grader::draw<float>(dist, n, r);
@@ -246,9 +265,13 @@ GRADER_EXERCISE("01.2 AoS vs SoA") {
             if (timed) grader::fill_on_device(d[k].data(), n, grader::fresh_key(), dist);
             else d[k].upload(h[k]);
         }
-        ParticleArrays p{d[0].data(), d[1].data(), d[2].data(), d[3].data(), d[4].data(), d[5].data()};
+        // Where the arrays lie now: a timed call's used part moves (DeviceBuffer::use).
+        const auto arrays = [&] {
+            return ParticleArrays{d[0].data(), d[1].data(), d[2].data(), d[3].data(), d[4].data(), d[5].data()};
+        };
+        size_t used = n;
         const float step = timed ? 1e-3f : dt;
-        grader::Call call(ctx, [&, step] { drift_soa(p, n, step); });
+        grader::Call call(ctx, [&, step] { drift_soa(arrays(), used, step); });
         for (int a = 0; a < 3; ++a) call.in_out(d[a], axis[a]).input(d[a + 3], std::string("v") + axis[a]);
         call.verify([&, step] {
             for (int a = 0; a < 3; ++a)
@@ -261,14 +284,20 @@ GRADER_EXERCISE("01.2 AoS vs SoA") {
         const grader::Tolerance drift_tolerance{0, 0x1.8p-23};
         std::vector<grader::DeviceBuffer<float>> expected, scale;
         for (int a = 0; a < 3; ++a) expected.emplace_back(n, "the grader's positions"), scale.emplace_back(n, "magnitudes");
+        call.timed_size([&, n](grader::SizeDraw& draw) {
+            used = draw.pick(n, grader::band_span(n));
+            for (grader::DeviceBuffer<float>& array : d) array.use(used);
+            return grader::RunSize{double(used) / double(n), "n = " + std::to_string(used)};
+        });
         call.timed_inputs([&](uint64_t key) {
-            for (int k = 0; k < 6; ++k) grader::fill_on_device(d[k].data(), n, grader::rekey(key, k), dist);
+            for (int k = 0; k < 6; ++k) grader::fill_on_device(d[k].data(), used, grader::rekey(key, k), dist);
         });
         call.timed_verify([&, step] {
             for (int a = 0; a < 3; ++a) {
-                reference_drift<<<grid_for(n), 256>>>(call.initial(d[a]), d[a + 3].data(), step, expected[a].data(),
-                                                      scale[a].data(), n);
-                ex.expect_on_device(d[a].data(), expected[a].data(), n, drift_tolerance, ctx + ", " + axis[a], scale[a].data());
+                reference_drift<<<grid_for(used), 256>>>(call.initial(d[a]), d[a + 3].data(), step, expected[a].data(),
+                                                         scale[a].data(), used);
+                ex.expect_on_device(d[a].data(), expected[a].data(), used, drift_tolerance, ctx + ", " + axis[a],
+                                    scale[a].data());
             }
         });
         grader::Cublas blas;
@@ -278,14 +307,18 @@ GRADER_EXERCISE("01.2 AoS vs SoA") {
         // multiply-add) or twice, as drift_entry's bound allows a correct drift_soa.
         grader::Call axpy = call.with_launch("cuBLAS axpy × 3", [&] {
             for (int a = 0; a < 3; ++a)
-                grader::Cublas::check(cublasSaxpy(blas.get(), int(n), &step, d[a + 3].data(), 1, d[a].data(), 1), "cublasSaxpy");
+                grader::Cublas::check(cublasSaxpy(blas.get(), int(used), &step, d[a + 3].data(), 1, d[a].data(), 1),
+                                      "cublasSaxpy");
         });
         ex.baseline("cuBLAS axpy × 3", work, axpy);
         if (!grader::sanitizer_mode()) {
             // The array of structures, as many particles, same useful bytes: the comparison point.
             grader::DeviceBuffer<Particle> aos(n, "particles (AoS)");
             const unsigned grid = unsigned((n + 255) / 256);
-            pack_aos<<<std::min(grid, 65535u), 256>>>(p, aos.data(), n);
+            // Fresh arrays of all n particles: the timed runs before left guard bytes in the part
+            // a shorter run did not use.
+            for (int k = 0; k < 6; ++k) grader::fill_on_device(d[k].data(), n, grader::fresh_key(), dist);
+            pack_aos<<<std::min(grid, 65535u), 256>>>(arrays(), aos.data(), n);
             CUDA_CHECK(cudaGetLastError());
             {
                 // Another layout than the call's arrays, so it cannot go through the call: one
@@ -320,5 +353,5 @@ GRADER_EXERCISE("01.2 AoS vs SoA") {
         check_drift(n, dist, "drift_soa, n = " + std::to_string(n) + ", " + describe(dist), false, rng);
     }
     const size_t n = grader::timing_elements(9 * sizeof(float));
-    check_drift(n, grader::Dist::uniform, "drift_soa, n = " + std::to_string(n), true, rng);
+    check_drift(n, grader::Dist::uniform, "drift_soa, timed, n up to " + std::to_string(n), true, rng);
 }

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
-// Known-bad 02.1: the reference tile, but after the third repeat of the previous call every
-// other repeat transposes only the upper half of the matrix. The checks call each shape
-// once, so they see whole transposes; the timed calls repeat one call, and from the fourth
-// on half of them leave the lower half of `out` as the grader poisoned it. Must be
-// rejected: wrong (a timed call whose output is not written in full).
+// Known-bad 02.1: the reference tile, but from the fourth call on a large matrix in a row
+// (2^24 elements or more: the timed ones; every checked shape is smaller) every other one
+// transposes only the upper half of the matrix, and leaves the lower half of `out` as the
+// grader poisoned it. It once counted only calls that repeat the previous one's arguments,
+// which the timed calls no longer do: each has a shape and a place in its buffers of its own
+// (issue 32). Must be rejected: wrong (a timed call whose output is not written in full).
 #include "bank_conflicts.cuh"
 
 namespace {
@@ -43,15 +44,10 @@ __global__ void __launch_bounds__(kThreads)
 
 void transpose_tiled(const float* in, float* out, int rows, int cols) {
     if (rows <= 0 || cols <= 0) return;
-    // Repeats of the previous call, counted: the first call with these arguments does it all.
-    static const float* last_in = nullptr;
-    static float* last_out = nullptr;
-    static int last_rows = -1, last_cols = -1;
-    static long repeats = 0;
-    const bool same = in == last_in && out == last_out && rows == last_rows && cols == last_cols;
-    repeats = same ? repeats + 1 : 0;
-    last_in = in, last_out = out, last_rows = rows, last_cols = cols;
-    const int done = repeats >= 3 && repeats % 2 == 1 ? rows / 2 : rows;  // the bug: the rest is skipped
+    // Large calls in a row, counted: the first three do it all.
+    static long large_calls = 0;
+    large_calls = size_t(rows) * cols >= (size_t(1) << 24) ? large_calls + 1 : 0;
+    const int done = large_calls >= 4 && large_calls % 2 == 0 ? rows / 2 : rows;  // the bug: the rest is skipped
     if (done <= 0) return;
     dim3 grid((cols + kTile - 1) / kTile, (done + kTile - 1) / kTile);
     transpose_tiled_kernel<<<grid, dim3(kWidth, kHeight)>>>(in, out, rows, cols, done);

@@ -314,12 +314,13 @@ struct SlowLike {
 // check itself.
 template <class T>
 struct TimedTranspose {
-    int rows, cols;
+    const Shape nominal;
+    int rows, cols;  // of the call in progress: the nominal shape, or a timed call's (vary)
     size_t n;
     grader::DeviceBuffer<T> in, out, expected;
     grader::Call call;
     TimedTranspose(grader::Exercise& ex, const std::string& what, Transpose<T> transpose, Shape s)
-        : rows(s.rows), cols(s.cols), n(size_t(s.rows) * s.cols), in(n, "in"), out(n, "out"),
+        : nominal(s), rows(s.rows), cols(s.cols), n(size_t(s.rows) * s.cols), in(n, "in"), out(n, "out"),
           expected(n, "the grader's transpose"),
           call(what + " " + shape_text(s.rows, s.cols), [this, transpose] { transpose(in.data(), out.data(), rows, cols); }) {
         call.input(in, "in").output(out, "out");
@@ -333,8 +334,28 @@ struct TimedTranspose {
                                 });
         });
     }
-    grader::Work work() const { return {2.0 * sizeof(T) * n, 0}; }  // every element read once and written once
+    // Every element read once and written once, of the nominal shape (a timed call's time is
+    // scaled to it: grader/timed_sizes.hpp).
+    grader::Work work() const { return {2.0 * sizeof(T) * double(nominal.rows) * double(nominal.cols), 0}; }
+
+    // Gives every timed call a shape of its own: each side up to `row_span` and `col_span`
+    // below the nominal one, in steps of 8 (timing_shape: rows that start on a 32-byte sector),
+    // so that the partial tiles at the bottom and the right change from call to call.
+    void vary(int row_span, int col_span) {
+        call.timed_size([this, row_span, col_span](grader::SizeDraw& d) {
+            rows = int(d.pick(size_t(nominal.rows), size_t(std::min(row_span, nominal.rows - 8)), 8));
+            cols = int(d.pick(size_t(nominal.cols), size_t(std::min(col_span, nominal.cols - 8)), 8));
+            n = size_t(rows) * size_t(cols);
+            in.use(n);
+            out.use(n);
+            return grader::RunSize{double(n) / (double(nominal.rows) * double(nominal.cols)), shape_text(rows, cols)};
+        });
+    }
 };
+
+// The timed matrices' bands (TimedTranspose::vary): 64 rows and 64 columns of floats, 32
+// columns of doubles (their rows are half as long), about 1 % of the work together.
+constexpr int kRowBand = 64, kFloatColBand = 64, kDoubleColBand = 32;
 
 // A matrix the L2 holds: input and output together half of it (what is left keeps the
 // timing's own buffers and the L2's partitions from pushing it out), about square.
@@ -392,8 +413,11 @@ void check_and_grade(grader::Exercise& ex, const char* name, Transpose<T> transp
         ex.check(call);
     }
     if (in_l2 && !grader::sanitizer_mode()) grade_in_l2(ex, name, transpose, shape_name, shape);
-    TimedTranspose<T> m(ex, std::string(name) + ", timing matrix", transpose,
+    // Not on the matrix in the L2 above: that grade compares the bank conflicts of two tiles on
+    // one matrix, and a tail bug of any size shows here.
+    TimedTranspose<T> m(ex, std::string(name) + ", timing matrix (a shape drawn for every timed call) of up to", transpose,
                         timing_shape(grader::timing_elements(2 * sizeof(T)), timing_cols));
+    m.vary(kRowBand, sizeof(T) == 4 ? kFloatColBand : kDoubleColBand);
     const grader::Work work = m.work();
     // The baselines run on the same buffers, each timed run prepared and verified as the
     // student's are (Exercise::baseline).

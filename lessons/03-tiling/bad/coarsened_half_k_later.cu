@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
-// Known-bad 03.3: the register-blocked reference, but after the third repeat of the
-// previous call every other repeat sums only the first half of K: every element of C is
-// written, with about half of its products. The checks call each shape once, so they see
-// whole products; the timed calls repeat one call, and from the fourth on half of them are
-// wrong by far more than the tolerance. Must be rejected: wrong (a timed call verified in
-// full against cuBLAS on the same inputs).
+// Known-bad 03.3: the register-blocked reference, but from the fourth call on a large
+// product in a row (M · N · K of 2^30 or more: the timed ones; every checked product is
+// smaller) every other one sums only the first half of K: every element of C is written,
+// with about half of its products, wrong by far more than the tolerance. It once counted
+// only calls that repeat the previous one's arguments, which the timed calls no longer do:
+// each has sides and a place in its buffers of its own (issue 32). Must be rejected: wrong
+// (a timed call verified in full against cuBLAS on the same inputs).
 #include "tiling.cuh"
 
 namespace {
@@ -78,15 +79,10 @@ __global__ void __launch_bounds__(kThreads, 2)
 
 void sgemm_coarsened(const float* A, const float* B, float* C, int M, int N, int K) {
     if (M <= 0 || N <= 0) return;
-    // Repeats of the previous call, counted: the first call with these arguments does it all.
-    static const float *last_a = nullptr, *last_b = nullptr;
-    static float* last_c = nullptr;
-    static int last_m = -1, last_n = -1, last_k = -1;
-    static long repeats = 0;
-    const bool same = A == last_a && B == last_b && C == last_c && M == last_m && N == last_n && K == last_k;
-    repeats = same ? repeats + 1 : 0;
-    last_a = A, last_b = B, last_c = C, last_m = M, last_n = N, last_k = K;
-    const int k_done = repeats >= 3 && repeats % 2 == 1 ? K / 2 : K;  // the bug: the rest of K is skipped
+    // Large calls in a row, counted: the first three do it all.
+    static long large_calls = 0;
+    large_calls = double(M) * N * K >= double(1 << 30) ? large_calls + 1 : 0;
+    const int k_done = large_calls >= 4 && large_calls % 2 == 0 ? K / 2 : K;  // the bug: the rest of K is skipped
     dim3 grid((N + kBN - 1) / kBN, (M + kBM - 1) / kBM);
     // A keeps its row length K; only the loop along K stops at k_done.
     sgemm_coarsened_kernel<<<grid, kThreads>>>(A, B, C, M, N, K, k_done);

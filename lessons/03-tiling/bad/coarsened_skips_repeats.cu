@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Known-bad 03.3: the register-blocked reference, whose launcher does nothing when called
-// with the same A, B, C, M, N and K as the previous call, as if C still held the answer.
-// The checks call each shape once; the timed calls repeat one, and the grader poisons C
-// before each. Must be rejected: wrong (C still poisoned after a timed call: "never
-// written"), or impossible (the skipped calls, if they were timed, take no time).
+// on a large product (M · N · K of 2^30 or more: the timed one) right after another, as if
+// C still held the answer. It once keyed the skip on the same A, B, C, M, N and K, which
+// the timed calls no longer have: each has sides and a place in its buffers of its own
+// (issue 32). The checks' products are smaller, and the grader poisons C before every timed
+// call. Must be rejected: wrong (C still poisoned after a timed call: "never written"), or
+// impossible (the skipped calls, if they were timed, take no time).
 #include "tiling.cuh"
 
 namespace {
@@ -77,12 +79,11 @@ __global__ void __launch_bounds__(kThreads, 2)
 
 void sgemm_coarsened(const float* A, const float* B, float* C, int M, int N, int K) {
     if (M <= 0 || N <= 0) return;
-    // The previous call's arguments: the bug is to skip a call that repeats them.
-    static const float *last_a = nullptr, *last_b = nullptr;
-    static float* last_c = nullptr;
-    static int last_m = 0, last_n = 0, last_k = 0;
-    const bool repeat = A == last_a && B == last_b && C == last_c && M == last_m && N == last_n && K == last_k;
-    last_a = A, last_b = B, last_c = C, last_m = M, last_n = N, last_k = K;
+    // Whether the previous call was large too: the bug is to skip a large call after a large one.
+    static bool last_large = false;
+    const bool large = double(M) * N * K >= double(1 << 30);
+    const bool repeat = large && last_large;
+    last_large = large;
     if (repeat) return;
     dim3 grid((N + kBN - 1) / kBN, (M + kBM - 1) / kBM);
     sgemm_coarsened_kernel<<<grid, kThreads>>>(A, B, C, M, N, K);

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 // Known-bad 03.2: the shared-memory tiles of the reference behind a cache of tiles of C,
 // keyed by a cheap digest of part of the inputs each tile is made of: the sign and
-// exponent of the first element of its rows of A and of its columns of B. A call with the
-// same arguments as the previous one replays, from a buffer of the launcher's own, every
-// tile of C whose digest is unchanged, and computes the others. The checks call each
-// shape once, so nothing is replayed there; the timed calls repeat one call on fresh
-// inputs, where a few per cent of the tiles keep their digest but not their inputs. Must
-// be rejected: wrong (a timed call verified in full against cuBLAS on the same inputs).
+// exponent of the first element of its rows of A and of its columns of B. A call on a large
+// product (M · N · K of 2^30 or more: the timed one) right after another replays, from a
+// buffer of the launcher's own, every tile of C whose digest is unchanged, and computes the
+// others. It once keyed the replay on the same arguments, which the timed calls no longer
+// have: each has sides and a place in its buffers of its own (issue 32). The checks'
+// products are smaller, so nothing is replayed there; the timed calls come on fresh inputs,
+// where a few per cent of the tiles keep their digest but not their inputs. Must be
+// rejected: wrong (a timed call verified in full against cuBLAS on the same inputs).
 #include <cstdint>
 
 #include "tiling.cuh"
@@ -49,13 +51,12 @@ __global__ void __launch_bounds__(kThreads)
     if (tx == 0 && ty == 0) digests[t] = digest;
 }
 
-// The previous call and the launcher's own buffers for its shape.
+// The launcher's own buffers, for the largest C seen, and whether the last call was large.
 struct Cache {
-    const float *a = nullptr, *b = nullptr;
-    float* c = nullptr;
-    int m = 0, n = 0, k = 0;
+    size_t elements = 0, tiles = 0;
     float* result = nullptr;
     uint32_t* digests = nullptr;
+    bool large_before = false;
 };
 
 }  // namespace
@@ -64,15 +65,19 @@ void sgemm_shared(const float* A, const float* B, float* C, int M, int N, int K)
     if (M <= 0 || N <= 0) return;
     static Cache cache;
     dim3 grid((N + kTile - 1) / kTile, (M + kTile - 1) / kTile);
-    const bool same = A == cache.a && B == cache.b && C == cache.c && M == cache.m && N == cache.n && K == cache.k;
-    if (M != cache.m || N != cache.n) {  // a new shape of C: new buffers
+    const size_t elements = size_t(M) * N, tiles = size_t(grid.x) * grid.y;
+    const bool large = double(M) * N * K >= double(1 << 30);
+    bool replay = large && cache.large_before;
+    cache.large_before = large;
+    if (elements > cache.elements || tiles > cache.tiles) {  // more than the buffers hold: new ones, nothing to replay
         cudaFree(cache.result);
         cudaFree(cache.digests);
-        cache.result = nullptr, cache.digests = nullptr;
-        if (cudaMalloc(&cache.result, size_t(M) * N * sizeof(float)) != cudaSuccess ||
-            cudaMalloc(&cache.digests, size_t(grid.x) * grid.y * sizeof(uint32_t)) != cudaSuccess)
+        cache.result = nullptr, cache.digests = nullptr, cache.elements = cache.tiles = 0;
+        replay = false;
+        if (cudaMalloc(&cache.result, elements * sizeof(float)) != cudaSuccess ||
+            cudaMalloc(&cache.digests, tiles * sizeof(uint32_t)) != cudaSuccess)
             return;  // out of memory: the grader sees an unwritten output
+        cache.elements = elements, cache.tiles = tiles;
     }
-    cache.a = A, cache.b = B, cache.c = C, cache.m = M, cache.n = N, cache.k = K;
-    sgemm_cached_kernel<<<grid, dim3(kTile, kTile)>>>(A, B, C, M, N, K, cache.result, cache.digests, same);
+    sgemm_cached_kernel<<<grid, dim3(kTile, kTile)>>>(A, B, C, M, N, K, cache.result, cache.digests, replay);
 }

@@ -55,6 +55,11 @@ const Dims kRangeEnds[] = {{kSgemmMaxMN, 3, 5}, {3, kSgemmMaxMN, 5}, {2, 3, kSge
 // enough to fill an H200 (1056 tiles of 128 × 128), small enough that the naive kernel
 // takes well under a second per call (128 GFLOP at a few hundred GFLOP/s).
 Dims timing_dims() { return grader::sanitizer_mode() ? Dims{257, 263, 129} : Dims{3996, 4100, 3900}; }
+// Each timed call's product has sides of its own, up to this much below those, in steps of 4
+// (rows still start on 16-byte boundaries): the partial tiles at the edges of C and the last
+// step along K change from call to call (grader/timed_sizes.hpp). Less than a tile: the work
+// grows with all three sides, and these keep its change under 1 %.
+constexpr size_t kSideBand = 16, kDepthBand = 8, kBandStep = 4;
 
 double flops(Dims d) { return 2.0 * d.M * d.N * d.K; }
 // Minimal traffic: A and B read once, C written once.
@@ -245,31 +250,42 @@ void check_and_grade(grader::Exercise& ex, const char* name, Launcher gemm, bool
         ex.check(call);
     }
 
-    const Dims t = timing_dims();
-    const size_t na = size_t(t.M) * t.K, nb = size_t(t.K) * t.N, nc = size_t(t.M) * t.N;
-    grader::DeviceBuffer<float> a(na, "A"), b(nb, "B"), c(nc, "C");
+    const Dims nominal = timing_dims();
+    Dims t = nominal;  // the product of the call in progress
+    const auto na = [&] { return size_t(t.M) * t.K; };
+    const auto nb = [&] { return size_t(t.K) * t.N; };
+    const auto nc = [&] { return size_t(t.M) * t.N; };
+    grader::DeviceBuffer<float> a(na(), "A"), b(nb(), "B"), c(nc(), "C");
     // The grader's: cuBLAS's C on the same inputs, the magnitudes |A|·|B|, and |A| and |B|.
-    grader::DeviceBuffer<float> expected(nc, "cuBLAS's C"), magnitude(nc, "|A|·|B|"), abs_a(na, "|A|"), abs_b(nb, "|B|");
+    grader::DeviceBuffer<float> expected(nc(), "cuBLAS's C"), magnitude(nc(), "|A|·|B|"), abs_a(na(), "|A|"), abs_b(nb(), "|B|");
     const auto fill = [&](uint64_t key) {
-        grader::fill_on_device(a.data(), na, key, grader::Dist::uniform);
-        grader::fill_on_device(b.data(), nb, grader::rekey(key, 1), grader::Dist::uniform);
+        grader::fill_on_device(a.data(), na(), key, grader::Dist::uniform);
+        grader::fill_on_device(b.data(), nb(), grader::rekey(key, 1), grader::Dist::uniform);
     };
     fill(grader::fresh_key());  // for the baseline and its check
     grader::Cublas blas;
-    const grader::Baseline vendor_ms = time_cublas(ex, blas, a, b, expected, t, bt, vendor);
-    grader::Call call(std::string(name) + ", timed product " + dims_text(t),
+    const grader::Baseline vendor_ms = time_cublas(ex, blas, a, b, expected, nominal, bt, vendor);
+    grader::Call call(std::string(name) + ", timed product (sides drawn for every timed call) of up to " + dims_text(nominal),
                       [&] { gemm(a.data(), b.data(), c.data(), t.M, t.N, t.K); });
     call.input(a, "A").input(b, "B").output(c, "C").timed_inputs(fill);
+    call.timed_size([&](grader::SizeDraw& d) {
+        t.M = int(d.pick(size_t(nominal.M), kSideBand, kBandStep));
+        t.N = int(d.pick(size_t(nominal.N), kSideBand, kBandStep));
+        t.K = int(d.pick(size_t(nominal.K), kDepthBand, kBandStep));
+        a.use(na());
+        b.use(nb());
+        c.use(nc());
+        return grader::RunSize{flops(t) / flops(nominal), dims_text(t)};
+    });
     // Every timed call, in full: two cuBLAS products (C, and |A|·|B| for each element's bound)
     // and one pass over A and B, about twice cuBLAS's time per call.
-    const double rel = timed_tolerance(t.K);
     call.timed_verify([&] {
-        const unsigned grid = unsigned(std::min<size_t>((na + nb + 255) / 256, size_t(grader::gpu().sms) * 16));
-        absolute_values<<<grid, 256>>>(a.data(), abs_a.data(), na, b.data(), abs_b.data(), nb);
+        const unsigned grid = unsigned(std::min<size_t>((na() + nb() + 255) / 256, size_t(grader::gpu().sms) * 16));
+        absolute_values<<<grid, 256>>>(a.data(), abs_a.data(), na(), b.data(), abs_b.data(), nb());
         CUDA_CHECK(cudaGetLastError());
         cublas_gemm(blas, a.data(), b.data(), expected.data(), t, bt);
         cublas_gemm(blas, abs_a.data(), abs_b.data(), magnitude.data(), t, bt);
-        ex.expect_on_device(c.data(), expected.data(), nc, {0, rel}, call.context(), magnitude.data(),
+        ex.expect_on_device(c.data(), expected.data(), nc(), {0, timed_tolerance(t.K)}, call.context(), magnitude.data(),
                             [&](size_t i) { return element_name(i, t); });
     });
     if (slow_like)

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
 // Known-bad 04.1: the reference's kernel behind a cache of output tiles. On a large image
-// called again with the same buffers, each block compares a digest of its tile — the top
+// (the timed ones) right after another, each block compares a digest of its tile — the top
 // 12 bits (sign, exponent, 3 bits of mantissa) of the tile's first input pixel, cheap to
 // read — with the digest its tile had in the previous call, and when they are equal copies
 // its pixels from the previous call's result (kept in a buffer of its own) instead of
 // computing them. It ignores the filter. Against an image that changes in a few pixels
 // between calls such a digest replays nearly every tile; against a fresh image it still
 // matches in about one tile in fifty, and those tiles are stale. Right on the first call.
-// Must be rejected: wrong.
+// It once replayed only on the same buffers and shape, which the timed calls no longer have:
+// each has a shape and a place in its buffers of its own (issue 32). Must be rejected: wrong.
 #include <cuda_runtime.h>
 
 #include "convolution.cuh"
@@ -48,11 +49,9 @@ __global__ void conv_constant_kernel(const float* __restrict__ in, float* __rest
     kept[p] = acc;
 }
 
-// The previous call's arguments and what it kept.
+// What the previous calls kept, and whether the last one was large.
 struct Cache {
-    const float* in = nullptr;
-    const float* out = nullptr;
-    int rows = -1, cols = -1;
+    bool large_before = false;
     size_t pixels = 0, tiles = 0;  // allocated
     float* kept = nullptr;
     unsigned int* digests = nullptr;
@@ -70,19 +69,21 @@ void conv_constant(const float* in, float* out, int rows, int cols) {
     static Cache cache;
     const dim3 grid((cols + kBlockX - 1) / kBlockX, (rows + kBlockY - 1) / kBlockY);
     const size_t pixels = size_t(rows) * cols, tiles = size_t(grid.x) * grid.y;
-    const bool repeat = long(pixels) >= kLarge && in == cache.in && out == cache.out && rows == cache.rows &&
-                        cols == cache.cols;
+    const bool large = long(pixels) >= kLarge;
+    bool repeat = large && cache.large_before;
+    cache.large_before = large;
     if (pixels > cache.pixels) {
         cudaFree(cache.kept);
         cudaMalloc(&cache.kept, pixels * sizeof(float));
         cache.pixels = pixels;
+        repeat = false;
     }
     if (tiles > cache.tiles) {
         cudaFree(cache.digests);
         cudaMalloc(&cache.digests, tiles * sizeof(unsigned int));
         cache.tiles = tiles;
+        repeat = false;
     }
     if (!repeat) cudaMemsetAsync(cache.digests, 0xFF, tiles * sizeof(unsigned int), 0);  // no digest has 32 bits set
-    cache.in = in, cache.out = out, cache.rows = rows, cache.cols = cols;
     conv_constant_kernel<<<grid, dim3(kBlockX, kBlockY)>>>(in, out, rows, cols, g_k, cache.kept, cache.digests);
 }

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Known-bad 04.2: the reference's halo tiles, but a launcher that computes only part of
-// the image on some calls. It counts calls that repeat the previous one's arguments on a
-// large image (the timed calls repeat one call; the checks never repeat one), and from the
-// fourth such call on, every other one computes the first 60 % of the rows and writes zeros
-// below: the warm-up calls are right, some timed ones not. Every pixel is written, so only
-// the comparison of every timed call with the grader's own result catches it. Must be
+// the image on some calls. It counts calls on a large image in a row (the timed ones; every
+// checked image is smaller), and from the fourth on, every other one computes the first
+// 60 % of the rows and writes zeros below: the warm-up calls are right, some timed ones not.
+// It once counted only calls that repeat the previous one's arguments, which the timed calls
+// no longer do: each has a shape and a place in its buffers of its own (issue 32). Every pixel is written, so
+// only the comparison of every timed call with the grader's own result catches it. Must be
 // rejected: wrong.
 #include <cuda_runtime.h>
 
@@ -47,17 +48,11 @@ void set_filter_tiled(const float* weights, int k) {
 
 void conv_tiled(const float* in, float* out, int rows, int cols) {
     if (rows <= 0 || cols <= 0) return;
-    static const float* last_in = nullptr;
-    static const float* last_out = nullptr;
-    static int last_rows = -1, last_cols = -1;
-    static long repeats = 0;
-    const bool repeat = long(rows) * cols >= kLarge && in == last_in && out == last_out && rows == last_rows &&
-                        cols == last_cols;
-    repeats = repeat ? repeats + 1 : 0;
-    last_in = in, last_out = out, last_rows = rows, last_cols = cols;
+    static long large_calls = 0;  // in a row
+    large_calls = long(rows) * cols >= kLarge ? large_calls + 1 : 0;
     // The bug: the rows below `done` are zeros on these calls. The kernel sees `done` rows,
     // so the last of them also sums zeros where the rows below should be.
-    const int done = repeats >= 3 && repeats % 2 == 1 ? rows / 10 * 6 : rows;
+    const int done = large_calls >= 4 && large_calls % 2 == 0 ? rows / 10 * 6 : rows;
     if (done < rows) cudaMemsetAsync(out + size_t(done) * cols, 0, size_t(rows - done) * cols * sizeof(float), 0);
     if (done == 0) return;
     const dim3 grid((cols + kOut - 1) / kOut, (done + kOut - 1) / kOut);

@@ -90,6 +90,12 @@ Image timing_image() {
 
 std::string image_text(const Image& im) { return std::to_string(im.rows) + " × " + std::to_string(im.cols); }
 
+// Each timed call's image has a shape of its own, up to this many rows and columns fewer
+// (columns in steps of 4, so that rows still start on 16-byte boundaries): the partial tiles
+// at the bottom and the right change from call to call (grader/timed_sizes.hpp), and the
+// work by under 1 %.
+constexpr size_t kRowBand = 64, kColBand = 32, kColStep = 4;
+
 // ---------------------------------------------------------------- the reference
 struct Filter {
     int k = 1;
@@ -372,16 +378,17 @@ double timed_relative_bound(int k) {
 }
 
 void grade_speed(grader::Exercise& ex, const Step& s) {
-    const Image im = timing_image();
+    const Image nominal = timing_image();
+    Image im = nominal;  // the image of the call in progress
     const int k = s.grading.k;
-    const size_t n = im.pixels();
+    const size_t n = nominal.pixels();
     grader::DeviceBuffer<float> in(n, "image"), out(n, "out");
     grader::DeviceBuffer<float> expected(n, "the grader's result"), magnitude(n, "the grader's magnitudes");
     // Every timed call gets a fresh image and a fresh filter (call.hpp), the filter handed to
     // the student's set_filter before the call, outside the timed region, as the contract
     // says; the grader's versions get it too (the reference and the slow diagnosis).
     const auto draw = [&](uint64_t key) {
-        grader::fill_on_device(in.data(), n, key, grader::Dist::uniform);
+        grader::fill_on_device(in.data(), im.pixels(), key, grader::Dist::uniform);
         const Filter f = timed_filter(k, grader::rekey(key, 1));
         set_student_filter(ex, s, f);
         versions::set_filter(f.w.data(), k);
@@ -391,13 +398,22 @@ void grade_speed(grader::Exercise& ex, const Step& s) {
     // Minimal work: each input pixel read once, each output pixel written once, one
     // multiply and one add per tap.
     const grader::Work work{8.0 * double(n), 2.0 * k * k * double(n)};
-    grader::Call call(std::string(s.name) + ", timed image " + image_text(im) + ", k = " + std::to_string(k),
+    grader::Call call(std::string(s.name) + ", timed image (a shape drawn for every timed call) of up to " + image_text(nominal) +
+                          ", k = " + std::to_string(k),
                       [&] { s.conv(in.data(), out.data(), im.rows, im.cols); });
     call.input(in, "image").output(out, "out");
+    call.timed_size([&](grader::SizeDraw& d) {
+        im.rows = int(d.pick(size_t(nominal.rows), std::min(kRowBand, size_t(nominal.rows) - 1)));
+        im.cols = int(d.pick(size_t(nominal.cols), kColBand, kColStep));
+        in.use(im.pixels());
+        out.use(im.pixels());
+        return grader::RunSize{double(im.pixels()) / double(n), image_text(im)};
+    });
     call.timed_inputs([&](uint64_t key) { draw(key); });
     call.timed_verify([&] {
         versions::reference(in.data(), expected.data(), magnitude.data(), im.rows, im.cols);
-        ex.expect_on_device(out.data(), expected.data(), n, {0, timed_relative_bound(k)}, call.context(), magnitude.data(),
+        ex.expect_on_device(out.data(), expected.data(), im.pixels(), {0, timed_relative_bound(k)}, call.context(),
+                            magnitude.data(),
                             [&](size_t i) {
                                 return "out(" + std::to_string(i / im.cols) + ", " + std::to_string(i % im.cols) + ")";
                             });

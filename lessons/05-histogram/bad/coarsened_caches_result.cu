@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
-// Known-bad 05.2: the reference kernel behind a cache. A call with the same in, n and bins
-// as the previous one copies that call's counts from a buffer of its own instead of
-// counting. The timed calls repeat one call, but the grader writes fresh bytes before each
-// of them, so the copied counts are stale. Must be rejected: wrong (every timed call is
-// verified in full), or impossible (1 KiB copied in the time of reading the input).
+// Known-bad 05.2: the reference kernel behind a cache. A call on 2^25 bytes or more (the
+// timed ones, and the check of one value repeated) right after another copies the counts
+// of the last one it counted from a buffer of its own instead of counting. It once keyed
+// the copy on the same in, n and bins, which the timed calls no longer have: each has a
+// size and a place in its buffer of its own (issue 32). The grader writes fresh bytes
+// before every timed call, so the copied counts are stale. Must be rejected: wrong (every
+// timed call is verified in full), or impossible (1 KiB copied in the time of reading the
+// input).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -56,13 +59,12 @@ int resident_blocks() {
     return blocks;
 }
 
-// The previous call and its counts, in a buffer of the launcher's own.
+constexpr size_t kLarge = size_t(1) << 25;  // bytes: every size checked one by one is smaller
+
+// The last counts, in a buffer of the launcher's own, and whether the last call was large.
 struct Cache {
-    const unsigned char* in = nullptr;
-    size_t n = 0;
-    unsigned int* bins = nullptr;
     unsigned int* counts = nullptr;
-    bool holds = false;
+    bool holds = false, large = false;
 };
 
 }  // namespace
@@ -70,13 +72,14 @@ struct Cache {
 void histogram_coarsened(const unsigned char* in, size_t n, unsigned int* bins) {
     static Cache cache;
     const size_t bytes = kHistogramBins * sizeof(unsigned int);
-    if (cache.holds && in == cache.in && n == cache.n && bins == cache.bins) {
-        // the bug: "same call, same answer" — but the bytes may have changed since
+    const bool large = n >= kLarge;
+    if (cache.holds && large && cache.large) {
+        // the bug: "a large call again, the same answer" — but the bytes may have changed since
         cudaMemcpyAsync(bins, cache.counts, bytes, cudaMemcpyDeviceToDevice, 0);
         return;
     }
     if (!cache.counts && cudaMalloc(&cache.counts, bytes) != cudaSuccess) cache.counts = nullptr;
-    cache.in = in, cache.n = n, cache.bins = bins, cache.holds = cache.counts != nullptr;
+    cache.large = large, cache.holds = cache.counts != nullptr;
     cudaMemsetAsync(bins, 0, bytes, 0);
     if (n > 0) {
         const size_t blocks = std::min(n / 16 / kBlock + 1, size_t(resident_blocks()));

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Known-bad 05.2: the reference kernel, but a launcher that counts only part of the bytes
-// on some calls. It counts calls that repeat the previous one's arguments on a large input
-// (the timed calls repeat one call; no check repeats a call more than once), and from the
-// fourth such call on, every other one counts only the first 60 % of the bytes: the warm-up
-// calls are right, some timed ones short. The bins are all written, so only the comparison
-// of every timed call with the grader's own counts catches it. Must be rejected: wrong.
+// on some calls. It counts calls on a large input in a row (the timed ones, after the check
+// of one value repeated, the one checked input as large), and from the fourth on, every
+// other one counts only the first 60 % of the bytes: the first warm-up calls are right, some
+// later ones short. It once counted only calls that repeat the previous one's arguments,
+// which the timed calls no longer do: each has a size and a place in its buffer of its own
+// (issue 32). The bins are all written, so only the comparison of every timed call with the
+// grader's own counts catches it. Must be rejected: wrong.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -14,7 +16,7 @@
 namespace {
 
 constexpr int kBlock = 512;
-constexpr size_t kLarge = size_t(1) << 28;  // the timed inputs are larger; the checked ones, but one, smaller
+constexpr size_t kLarge = size_t(1) << 27;  // the timed inputs are larger; the checked ones, but one, smaller
 
 __device__ __forceinline__ void count_word(unsigned int* s, unsigned int w) {
     atomicAdd(&s[w & 0xFFu], 1u);
@@ -61,14 +63,9 @@ int resident_blocks() {
 }  // namespace
 
 void histogram_coarsened(const unsigned char* in, size_t n, unsigned int* bins) {
-    static const unsigned char* last_in = nullptr;
-    static const unsigned int* last_bins = nullptr;
-    static size_t last_n = 0;
-    static long repeats = 0;
-    const bool repeat = n >= kLarge && in == last_in && n == last_n && bins == last_bins;
-    repeats = repeat ? repeats + 1 : 0;
-    last_in = in, last_n = n, last_bins = bins;
-    const size_t counted = repeats >= 3 && repeats % 2 == 1 ? n / 10 * 6 : n;  // the bug
+    static long large_calls = 0;  // in a row
+    large_calls = n >= kLarge ? large_calls + 1 : 0;
+    const size_t counted = large_calls >= 4 && large_calls % 2 == 0 ? n / 10 * 6 : n;  // the bug
     cudaMemsetAsync(bins, 0, kHistogramBins * sizeof(unsigned int), 0);
     if (counted == 0) return;
     const size_t blocks = std::min(counted / 16 / kBlock + 1, size_t(resident_blocks()));

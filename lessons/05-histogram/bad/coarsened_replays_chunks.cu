@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 // Known-bad 05.2: counts a large input in 64 KiB chunks, one block each, and keeps each
-// chunk's counts with a digest of the chunk — its first byte, cheap to read. When the
-// launcher is called again on the same buffers and a chunk's digest is what it was, the
-// block adds the kept counts instead of counting. Against inputs that change one byte
-// between calls such a digest replays nearly every chunk; against fresh bytes a chunk's
-// first byte still repeats one time in 256, and those chunks come out stale. Right on the
-// first call, and on a repeat of unchanged bytes. Must be rejected: wrong.
+// chunk's counts with a digest of the chunk — its first byte, cheap to read. When a large
+// input follows a large input and a chunk's digest is what it was, the block adds the kept
+// counts instead of counting. Against inputs that change one byte between calls such a
+// digest replays nearly every chunk; against fresh bytes a chunk's first byte still repeats
+// one time in 256, and those chunks come out stale. Right on the first call, and on a
+// repeat of unchanged bytes. It once replayed only on the same buffers and n, which the
+// timed calls no longer have: each has a size and a place in its buffer of its own (issue
+// 32). Must be rejected: wrong.
 #include <cuda_runtime.h>
 
 #include "histogram.cuh"
@@ -14,7 +16,7 @@ namespace {
 
 constexpr int kBlock = 256;
 constexpr size_t kChunk = 65536;            // bytes per block: a multiple of 16, so chunks start 16-byte aligned
-constexpr size_t kLarge = size_t(1) << 28;  // the timed inputs are larger; the checked ones, but one, smaller
+constexpr size_t kLarge = size_t(1) << 27;  // the timed inputs are larger; the checked ones, but one, smaller
 
 // The chunk's digest; kept[b] holds the previous call's (0xFFFFFFFF: none).
 __global__ void __launch_bounds__(kBlock)
@@ -45,11 +47,9 @@ __global__ void __launch_bounds__(kBlock)
     if (threadIdx.x == 0) kept_digests[blockIdx.x] = digest;  // every thread read it before the barrier
 }
 
-// The previous call's arguments and what it kept.
+// What the previous calls kept, and whether the last one was large.
 struct Cache {
-    const unsigned char* in = nullptr;
-    size_t n = 0;
-    const unsigned int* bins = nullptr;
+    bool large_before = false;
     size_t chunks = 0;  // allocated
     unsigned int* counts = nullptr;
     unsigned int* digests = nullptr;
@@ -62,15 +62,17 @@ void histogram_coarsened(const unsigned char* in, size_t n, unsigned int* bins) 
     cudaMemsetAsync(bins, 0, kHistogramBins * sizeof(unsigned int), 0);
     if (n == 0) return;
     const size_t chunks = (n + kChunk - 1) / kChunk;
-    const bool repeat = n >= kLarge && in == cache.in && n == cache.n && bins == cache.bins;
+    const bool large = n >= kLarge;
+    bool repeat = large && cache.large_before;
+    cache.large_before = large;
     if (chunks > cache.chunks) {
         cudaFree(cache.counts);
         cudaFree(cache.digests);
         cudaMalloc(&cache.counts, chunks * kHistogramBins * sizeof(unsigned int));
         cudaMalloc(&cache.digests, chunks * sizeof(unsigned int));
         cache.chunks = chunks;
+        repeat = false;
     }
     if (!repeat) cudaMemsetAsync(cache.digests, 0xFF, chunks * sizeof(unsigned int), 0);  // nothing kept matches
-    cache.in = in, cache.n = n, cache.bins = bins;
     histogram_chunks_kernel<<<unsigned(chunks), kBlock>>>(in, n, bins, cache.counts, cache.digests);
 }

@@ -27,10 +27,11 @@
 /// again on the bins of its first call must give the same counts; and one value repeated
 /// 65 536 × (the blocks this GPU holds at once) + 5 times, so that a block of any grid that
 /// fits on the GPU at once counts more than 65 535 copies of it (16-bit counters overflow).
-/// The top of n's range is not checked: the largest n checked is that one (about 2.8 × 10^8
-/// on a GPU of 132 SMs) or the timing size (at most 2^30 + 1). Then the speed, in GB/s of
-/// input read, against a routine timed on the same bytes in the same run; every timed call
-/// counts fresh bytes and must match CUB's histogram of them exactly (theory page, "The
+/// Then the speed, in GB/s of input read, against a routine timed on the same bytes in the
+/// same run; every timed call counts fresh bytes, a count of its own up to 1 % below the
+/// timing size (at most 2^30 + 1), and must match CUB's histogram of them exactly. After a
+/// passing speed grade, the top of n's range, n = 2^31 − 1 (one value, but for the last MiB),
+/// where the GPU has 4 GiB free; a line says so where it has not (theory page, "The
 /// contract and how it is graded").
 /// Host threads: a launcher may start threads, and must join them before it returns; a thread
 /// or process of the submission still running after a call fails the exercise as

@@ -384,28 +384,93 @@ void check_launcher(grader::Exercise& ex, Launcher launch, const std::string& na
     else check_one_value_on_device(ex, launch, name, one_block_overflow_size(), static_cast<unsigned char>(128 + rng.next() % 128));
 }
 
+// ------------------------------------------------------------------ the contract's largest n
+
+// n = 2^31 − 1, the contract's largest, made and counted on the device: one value, but for
+// the last kRampBytes, which run through every value in turn. A launcher that holds a byte
+// offset or count in 32 bits goes wrong only this far up (a signed offset past 2^31 − 1
+// wraps to a negative one), and this many equal bytes overflow a 16-bit counter in any
+// private copy of the bins that sees more than 1/32751 of them: every copy of a kernel that
+// keeps fewer than 32752 in all, such as 32 copies per block (one per lane) in up to 1023
+// blocks. Left out, with a line that says so, where the GPU has too little free memory.
+constexpr size_t kLargestN = (size_t(1) << 31) - 1;
+constexpr size_t kRampBytes = (size_t(1) << 20) + 37;  // no multiple of 16: a tail of odd bytes too
+constexpr size_t kLargestHot = kLargestN - kRampBytes;
+constexpr size_t kFewestOverflowingCopies = (kLargestHot + 65535) / 65536;  // 32752: fewer copies, and one overflows
+
+__global__ void fill_ramp_kernel(unsigned char* out, size_t n, unsigned int first) {
+    for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
+        out[i] = static_cast<unsigned char>(first + i);
+}
+
+void check_largest(grader::Exercise& ex, Launcher launch, const std::string& name) {
+    if (grader::sanitizer_mode()) return;
+    size_t free_b = 0, total_b = 0;
+    CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    if (2 * kLargestN > free_b) {
+        std::printf("      n = 2^31 - 1 not checked: it needs %.1f GiB of GPU memory, and as much again to spare; %.1f GiB "
+                    "are free\n",
+                    kLargestN / 1073741824.0, free_b / 1073741824.0);
+        return;
+    }
+    auto rng = ex.rng("largest n");
+    const auto hot = static_cast<unsigned char>(128 + rng.next() % 128);  // 128–255, as for the one-value inputs
+    const auto first = static_cast<unsigned int>(rng.next() & 0xFFu);
+    grader::DeviceBuffer<unsigned char> in(kLargestN, "in");
+    in.memory().fill(hot);
+    fill_ramp_kernel<<<1024, 256>>>(in.data() + kLargestHot, kRampBytes, first);
+    CUDA_CHECK(cudaGetLastError());
+    Counts want{};
+    want[hot] = kLargestHot;
+    for (size_t j = 0; j < kRampBytes; ++j) ++want[(first + j) & 0xFFu];
+    grader::DeviceBuffer<unsigned int> bins(kHistogramBins, "bins");
+    const std::string ctx = name + ", n = 2^31 - 1 (the contract's largest), one value (" + std::to_string(hot) +
+                            ") but for the last " + std::to_string(kRampBytes) + " bytes, which take every value in turn";
+    grader::Call call(ctx, [&] { launch(in.data(), in.size(), bins.data()); });
+    call.input(in, "in").output(bins, "bins").verify([&] {
+        const std::vector<unsigned int> got = bins.download();
+        if (same_counts(got, want)) return;
+        std::vector<grader::Expected> expected;
+        for (int v = 0; v < kHistogramBins; ++v) expected.push_back({size_t(v), double(want[v]), 0});
+        ex.reject(grader::Reason::wrong,
+                  ctx + ": " + grader::compare_entries(got, expected).describe([](size_t v) { return "bin " + std::to_string(v); }) +
+                      ". Every smaller input was counted right, so the size is the likely cause: a byte offset, index or "
+                      "count held in 32 bits (an int past 2^31 - 1 turns negative: use size_t), or private bins counted "
+                      "in 16 bits (two packed in a word): with fewer than " + std::to_string(kFewestOverflowingCopies) +
+                      " private copies in all, one of them counts more than 65 535 copies of the value here");
+    });
+    ex.check(call);
+}
+
 // ------------------------------------------------------------------ what a call is timed against
 
-// CUB's histogram of the same bytes, timed the same way: 257 levels 0 … 256, so bin v
-// holds the value v. It zeroes its own bins, as the contract asks of a launcher.
+// CUB's histogram of the bytes `in` holds now (all in.size() of them), timed the same way:
+// 257 levels 0 … 256, so bin v holds the value v. It zeroes its own bins, as the contract
+// asks of a launcher. Its temporary storage is sized for the most any size from `least` to
+// in.size() asks (each end asked: CUB's need follows its grid, which stops growing once the
+// input fills the GPU), so that no call of a timed size allocates; given less than it needs,
+// CUB returns an error, which stops the grader (CUDA_CHECK).
 class CubHistogram {
 public:
-    CubHistogram(const unsigned char* in, size_t n) : in_(in), n_(int(n)), bins_(kHistogramBins, "CUB bins") {
-        if (n >= (size_t(1) << 31)) throw std::invalid_argument("CubHistogram: more bytes than CUB's int count");
-        CUDA_CHECK(cub::DeviceHistogram::HistogramEven(nullptr, temp_bytes_, in_, bins_.data(), kHistogramBins + 1, 0,
-                                                       kHistogramBins, n_));
+    CubHistogram(const grader::DeviceBuffer<unsigned char>& in, size_t least) : in_(in), bins_(kHistogramBins, "CUB bins") {
+        if (in.size() >= (size_t(1) << 31)) throw std::invalid_argument("CubHistogram: more bytes than CUB's int count");
+        for (size_t n : {least, in.size()}) {
+            size_t bytes = 0;
+            CUDA_CHECK(cub::DeviceHistogram::HistogramEven(nullptr, bytes, in_.data(), bins_.data(), kHistogramBins + 1, 0,
+                                                           kHistogramBins, int(n)));
+            temp_bytes_ = std::max(temp_bytes_, bytes);
+        }
         temp_ = std::make_unique<grader::DeviceBuffer<unsigned char>>(std::max<size_t>(temp_bytes_, 1), "CUB temporary storage");
     }
     void operator()() {
-        CUDA_CHECK(cub::DeviceHistogram::HistogramEven(temp_->data(), temp_bytes_, in_, bins_.data(), kHistogramBins + 1, 0,
-                                                       kHistogramBins, n_));
+        CUDA_CHECK(cub::DeviceHistogram::HistogramEven(temp_->data(), temp_bytes_, in_.data(), bins_.data(), kHistogramBins + 1,
+                                                       0, kHistogramBins, int(in_.size())));
     }
     const unsigned int* bins() const { return bins_.data(); }
     std::vector<unsigned int> result() const { return bins_.download(); }
 
 private:
-    const unsigned char* in_;
-    int n_;
+    const grader::DeviceBuffer<unsigned char>& in_;
     grader::DeviceBuffer<unsigned int> bins_;
     size_t temp_bytes_ = 0;
     std::unique_ptr<grader::DeviceBuffer<unsigned char>> temp_;
@@ -465,24 +530,32 @@ std::string timed_text(Kind kind) {
     }
 }
 
-// The launcher on n bytes of `kind` (uniform, text or skewed), set up for grading: fresh
-// bytes before every timed call, CUB's bins after it. The grader's versions are timed
-// through the same call (fresh bytes and CUB's check on every run); CUB's baseline and the
-// diagnoses run on whatever bytes the buffer holds then.
+// The launcher on up to n bytes of `kind` (uniform, text or skewed), set up for grading:
+// fresh bytes before every timed call, CUB's bins after it. Each timed call counts a size of
+// its own, up to band_span(n) bytes fewer (grader/timed_sizes.hpp), so that n's remainder
+// against a launcher's grid and its 16-byte loads changes from call to call. The grader's
+// versions are timed through the same call (fresh bytes and CUB's check on every run);
+// CUB's baseline and the diagnoses run on all n bytes, whatever they hold then.
 class TimedHistogram {
 public:
     TimedHistogram(grader::Exercise& ex, Launcher launch, const char* name, size_t n, Kind kind)
         : ex_(ex),
           kind_(kind),
+          span_(grader::band_span(n)),
           in_(n, "timing input"),
           bins_(kHistogramBins, "bins"),
           other_(kHistogramBins, "the grader's bins"),
           text_(kind == Kind::text ? text_source().bytes : Bytes(1), "text"),
-          cub_(in_.data(), n),
-          call_(std::string(name) + ", n = " + std::to_string(n) + ", " + timed_text(kind),
+          cub_(in_, n - span_),
+          call_(std::string(name) + ", n from " + std::to_string(n - span_) + " to " + std::to_string(n) + " (drawn for "
+                "every timed call), " + timed_text(kind),
                 [this, launch] { launch(in_.data(), in_.size(), bins_.data()); }) {
         fill(grader::fresh_key());  // what CUB's baseline is timed on where no call has run before it
         call_.input(in_, "in").output(bins_, "bins");
+        call_.timed_size([this, n](grader::SizeDraw& d) {
+            in_.use(d.pick(n, span_));
+            return grader::RunSize{work_for(in_.size()).bytes / work_for(n).bytes, "n = " + std::to_string(in_.size())};
+        });
         call_.timed_inputs([this](uint64_t key) { fill(key); });
         call_.timed_verify([this] {
             cub_();
@@ -493,7 +566,7 @@ public:
         });
     }
     grader::Call& call() { return call_; }
-    grader::Work work() const { return work_for(in_.size()); }
+    grader::Work work() const { return work_for(in_.capacity()); }  // the nominal work
 
     // A grader version on the timed bytes, into the grader's own bins: for diagnoses.
     std::function<void()> version(HistogramVersion v) {
@@ -542,6 +615,7 @@ private:
     }
     grader::Exercise& ex_;
     Kind kind_;
+    size_t span_;
     grader::DeviceBuffer<unsigned char> in_;
     grader::DeviceBuffer<unsigned int> bins_, other_;
     grader::DeviceBuffer<unsigned char> text_;  // the text the text windows are cut from
@@ -558,7 +632,7 @@ GRADER_EXERCISE("05.0 contention table") {
     auto rng = ex.rng("table");
     grader::DeviceBuffer<unsigned char> in(n, "table input");
     grader::DeviceBuffer<unsigned int> bins(kHistogramBins, "bins");
-    CubHistogram cub(in.data(), n);
+    CubHistogram cub(in, n);
     const double copy = grader::ceilings().get(grader::ceiling::copy_gbs);
     grader::TeachingTable::Options o;
     o.first_header = "version";
@@ -661,6 +735,9 @@ GRADER_EXERCISE("05.1 privatization") {
                       "check that each block merges only its non-zero bins, with one atomicAdd each, after a "
                       "__syncthreads(), and compare your row with the privatized row in the 05.0 table"});
     ex.grade(grader::versus(global), t.call());
+    // The largest n only after a passing speed grade (a failing one has ended the exercise):
+    // one global atomic per byte, the starter's, takes seconds on 2^31 bytes of one value.
+    check_largest(ex, histogram_privatized, "histogram_privatized");
 }
 
 GRADER_EXERCISE("05.2 coarsening") {
@@ -681,6 +758,7 @@ GRADER_EXERCISE("05.2 coarsening") {
                       "uint4 number t, then t + gridDim.x * blockDim.x, …) and 16 bytes wide, and compare your row with "
                       "the coarsened rows of the 05.0 table"});
     ex.grade(grader::versus(vendor), t.call());
+    check_largest(ex, histogram_coarsened, "histogram_coarsened");
 }
 
 GRADER_EXERCISE("05.3 skewed inputs") {
@@ -715,4 +793,5 @@ GRADER_EXERCISE("05.3 skewed inputs") {
                       "table, from uniform bytes to one value, and check that its loads are still the 16-byte coalesced "
                       "ones of 05.2 and that each block merges its copies once"});
     ex.grade(grader::versus(vendor), t.call());
+    check_largest(ex, histogram_skew_resistant, "histogram_skew_resistant");
 }

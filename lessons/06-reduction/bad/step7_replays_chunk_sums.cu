@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Known-bad 06.7: the step-7 reference, but on more than 2^25 floats (the grader's timed
 // size) it sums chunks of 2^20 values one block each and keeps every chunk's sum in device
-// memory, keyed by the chunk, n and a cheap digest of the chunk: the sign of its first
-// value. A later call whose chunk has the same digest gets the kept sum instead of its own.
-// The first call at each n is right; from the second on about half the chunks are stale
-// (each timed call's values are new). Must be rejected: wrong (every timed call is checked
-// in full).
+// memory, keyed by the chunk and a cheap digest of the chunk: the sign of its first value.
+// A later call whose chunk has the same digest gets the kept sum instead of its own. The
+// first large call is right; from the second on about half the chunks are stale (each timed
+// call's values are new). It once kept the sums by n too, which the timed calls no longer
+// share: each has an n of its own (issue 32). Must be rejected: wrong (every timed call is
+// checked in full).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -107,7 +108,7 @@ __device__ unsigned long long g_kept_n[2][kMaxChunks];
 __global__ void chunk_sums(const float* __restrict__ in, size_t n, float* __restrict__ partial) {
     const size_t chunk = blockIdx.x, begin = chunk * kChunk, end = begin + kChunk < n ? begin + kChunk : n;
     const int digest = in[begin] < 0.f;  // the bug: one bit stands for a million values
-    if (g_kept_n[digest][chunk] == n) {   // the same for every thread of the block
+    if (g_kept_n[digest][chunk] != 0) {   // kept at any n; the same for every thread of the block
         if (threadIdx.x == 0) partial[chunk] = g_kept[digest][chunk];
         return;
     }

@@ -286,15 +286,17 @@ private:
 // ---------------------------------------------------------------- one call
 
 // One call of a step on `in`: the sum in `out`, `scratch` free for partial sums. The caller
-// says how the result is checked (verify, or timed_inputs and timed_verify).
+// says how the result is checked (verify, or timed_inputs and timed_verify). The launcher
+// gets in.size() at each call: the part of `in` a timed call uses (timed_size in grade_speed).
 template <class T>
 struct SumCall {
     grader::DeviceBuffer<T> out, scratch;
     grader::Call call;
-    SumCall(Launcher<T> launch, int step, grader::DeviceBuffer<T>& in, int block, const std::string& what)
+    SumCall(Launcher<T> launch, int step, grader::DeviceBuffer<T>& in, int block, const std::string& what,
+            const std::string& size = "")
         : out(1, "result"), scratch(reduction_scratch_elements(in.size()), "scratch"),
-          call("reduce_step" + std::to_string(step) + " (" + type_name<T>() + "), n = " + std::to_string(in.size()) +
-                   ", block_size " + std::to_string(block) + what,
+          call("reduce_step" + std::to_string(step) + " (" + type_name<T>() + "), " +
+                   (size.empty() ? "n = " + std::to_string(in.size()) : size) + ", block_size " + std::to_string(block) + what,
                [this, launch, &in, block] { launch(in.data(), in.size(), out.data(), scratch.data(), block); }) {
         call.input(in, "in").output(out, "out").scratch(scratch, "scratch");
     }
@@ -372,19 +374,26 @@ void check_step(grader::Exercise& ex, Launcher<T> launch, int step) {
                     {kGradedBlock}, rng);
 }
 
-// CUB's sum of the same floats into `out`, timed the same way: the vendor figure, and step
-// 7's ceiling.
+// CUB's sum of the floats `in` holds now into `out`, timed the same way: the vendor figure,
+// and step 7's ceiling. Its temporary storage is sized for the most any size from `least` to
+// in.size() asks (each end asked: CUB's need follows its grid, which does not shrink with n
+// once the input fills the GPU), so that no call of a timed size allocates.
 class CubSum {
 public:
-    CubSum(const float* in, size_t n, float* out) : in_(in), n_(int(n)), out_(out) {
-        CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, temp_bytes_, in_, out_, n_));
+    CubSum(grader::DeviceBuffer<float>& in, float* out, size_t least) : in_(in), out_(out) {
+        for (size_t n : {least, in.size()}) {
+            size_t bytes = 0;
+            CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, bytes, in_.data(), out_, int(n)));
+            temp_bytes_ = std::max(temp_bytes_, bytes);
+        }
         temp_ = std::make_unique<grader::DeviceBuffer<unsigned char>>(std::max<size_t>(temp_bytes_, 1), "CUB temporary storage");
     }
-    void operator()() { CUDA_CHECK(cub::DeviceReduce::Sum(temp_->data(), temp_bytes_, in_, out_, n_)); }
+    // Given less storage than it needs, CUB returns an error, which stops the grader (CUDA_CHECK).
+    void operator()() { CUDA_CHECK(cub::DeviceReduce::Sum(temp_->data(), temp_bytes_, in_.data(), out_, count())); }
 
 private:
-    const float* in_;
-    int n_;  // CUB's count type in CUDA 12.0; the timing sizes stay at or below 2^30
+    int count() const { return int(in_.size()); }  // CUB's count type in CUDA 12.0; the timing sizes stay at or below 2^30
+    grader::DeviceBuffer<float>& in_;
     float* out_;
     size_t temp_bytes_ = 0;
     std::unique_ptr<grader::DeviceBuffer<unsigned char>> temp_;
@@ -397,13 +406,23 @@ const char* const kBlockSumName = "block-sum ceiling";
 const char* const kCubName = "CUB DeviceReduce::Sum";
 
 void grade_speed(grader::Exercise& ex, const Step& step) {
-    const size_t n = timed_elements();
+    const size_t n = timed_elements(), span = grader::band_span(n);
     grader::DeviceBuffer<float> in(n, "timing input");
-    SumCall<float> c(step.f, step.number, in, kGradedBlock, "");
-    // Every timed call sums fresh values, checked against the grader's own sum of them.
+    SumCall<float> c(step.f, step.number, in, kGradedBlock, "",
+                     "n from " + std::to_string(n - span) + " to " + std::to_string(n) + " (drawn for every timed call)");
+    // Every timed call sums fresh values, checked against the grader's own sum of them, and
+    // has a size of its own, up to 1 % below n: the remainder of n against a launcher's grid,
+    // block and vector width changes from call to call (grader/timed_sizes.hpp). The scratch
+    // space shrinks with it, to what the contract gives that n.
     DeviceSum<float> reference;
-    c.call.timed_inputs([&](uint64_t key) { grader::fill_on_device(in.data(), n, key, grader::Dist::uniform); });
-    c.call.timed_verify([&] { reference.expect(ex, in.data(), n, c.out.data(), c.call.context()); });
+    c.call.timed_size([&](grader::SizeDraw& d) {
+        const size_t used = d.pick(n, span);
+        in.use(used);
+        c.scratch.use(reduction_scratch_elements(used));
+        return grader::RunSize{double(used) / double(n), "n = " + std::to_string(used)};
+    });
+    c.call.timed_inputs([&](uint64_t key) { grader::fill_on_device(in.data(), in.size(), key, grader::Dist::uniform); });
+    c.call.timed_verify([&] { reference.expect(ex, in.data(), in.size(), c.out.data(), c.call.context()); });
     // CUB is timed for every step (the vendor figure: "% of CUB"); besides it, only the
     // yardsticks the step is graded against. Each writes the student's call's own result and
     // scratch, and is timed with its every run prepared and verified as the student's are
@@ -413,9 +432,9 @@ void grade_speed(grader::Exercise& ex, const Step& step) {
         grader::Call b = c.call.with_launch(name, launch);
         return ex.baseline(name, work, b, vendor);
     };
-    CubSum cub(in.data(), n, c.out.data());
+    CubSum cub(in, c.out.data(), n - span);
     const grader::Baseline vendor = verified(kCubName, true, [&] { cub(); });
-    const auto block_sum = [&] { block_sum_ceiling(in.data(), n, c.out.data(), c.scratch.data(), kGradedBlock); };
+    const auto block_sum = [&] { block_sum_ceiling(in.data(), in.size(), c.out.data(), c.scratch.data(), kGradedBlock); };
     if (step.against == Yardstick::cub) {
         ex.diagnose_slow({"the speed of the fastest kernel shaped like steps 4–6 (the block-sum ceiling)", block_sum,
                           step.hint, "compare your kernel with theory.md, section \"" + std::string(step.section) + "\""});
@@ -424,7 +443,9 @@ void grade_speed(grader::Exercise& ex, const Step& step) {
         // The step this one starts from, as the grader writes it: a kernel at its speed has not
         // made this step's change yet; one clearly faster has, and something else holds it back.
         const int before = step.number - 1;
-        const auto previous = [&] { grader_step_sum(before, in.data(), n, c.out.data(), c.scratch.data(), kGradedBlock); };
+        const auto previous = [&] {
+            grader_step_sum(before, in.data(), in.size(), c.out.data(), c.scratch.data(), kGradedBlock);
+        };
         const std::string name = "the grader's step " + std::to_string(before);
         const grader::Baseline shape = verified(kBlockSumName, false, block_sum);
         const grader::Baseline yardstick = verified(name, false, previous);
@@ -465,7 +486,7 @@ GRADER_EXERCISE("06.0 reduction table") {
     // Few runs per cell: 42 cells, and the student's slowest steps are in the sweep too.
     const grader::TimingOptions few{1, 5, true};
     const grader::Work work{4.0 * n, 0};
-    CubSum cub(in.data(), n, out.data());
+    CubSum cub(in, out.data(), n);
     const double cub_gbs = work.figure(ex.time([&] { cub(); }, few).median_ms);
     grader::TeachingTable::Options o;
     o.first_header = "step";

@@ -37,7 +37,8 @@
 /// that any fixed chunk count up to there meets an n smaller than it and n just above its
 /// multiples), sizes around and between powers of two, primes and a large size; then the
 /// time of every call (each one verified in full), by the
-/// host clock until the device is idle, at 2^26 − 5 floats (256 MiB each way), against the
+/// host clock until the device is idle, at up to 2^26 − 5 floats (256 MiB each way; each
+/// timed call up to 2^19 fewer, a count drawn for it), against the
 /// serial time and the best pipelined time measured on this GPU in the same run (the
 /// overlap efficiency, theory.md "The contract and how it is graded").
 /// Host threads: a launcher may start threads, and must join them before it returns; a thread

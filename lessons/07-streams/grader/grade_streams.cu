@@ -237,14 +237,19 @@ namespace {
 // ------------------------------------------------------------------ buffers and calls
 
 // The four arrays of one pipeline: pinned host input and output, device input and output.
-// The input's low 16 bits carry each element's place along the array (see kTagMask).
+// The input's low 16 bits carry each element's place along the array (see kTagMask). A timed
+// call may use only the first n of the `capacity` elements (use): the output and the device
+// arrays are then n long, their guards right after the part used; the input, drawn once on
+// the host, stays whole, and the launcher is told n.
 struct Arrays {
+    const size_t capacity;
     size_t n;
     grader::HostBuffer<float> in, out;
     grader::DeviceBuffer<float> dev_in, dev_out;
 
     Arrays(size_t count, grader::Rng& rng)
-        : n(count), in(count, "host_in"), out(count, "host_out"), dev_in(count, "dev_in"), dev_out(count, "dev_out") {
+        : capacity(count), n(count), in(count, "host_in"), out(count, "host_out"), dev_in(count, "dev_in"),
+          dev_out(count, "dev_out") {
         // Chunk by chunk on a few threads, as large inputs are drawn (host_chunks.hpp): the
         // timed arrays hold 64 Mi elements.
         grader::for_each_seeded_chunk(n, rng, [&](size_t begin, size_t end, grader::Rng& r) {
@@ -257,17 +262,23 @@ struct Arrays {
             }
         });
         auto& ranges = state().grader_ranges;
-        ranges.push_back(range(dev_in));
-        ranges.push_back(range(dev_out));
+        ranges.push_back(made_[0] = range(dev_in));
+        ranges.push_back(made_[1] = range(dev_out));
     }
-    ~Arrays() {
+    ~Arrays() {  // the ranges as made: a timed call may have left the arrays shorter (use)
         auto& ranges = state().grader_ranges;
-        for (const auto& r : {range(dev_in), range(dev_out)}) ranges.erase(std::find(ranges.begin(), ranges.end(), r));
+        for (const auto& r : made_) ranges.erase(std::find(ranges.begin(), ranges.end(), r));
     }
     Arrays(const Arrays&) = delete;
     Arrays& operator=(const Arrays&) = delete;
 
     size_t bytes() const { return n * sizeof(float); }
+    void use(size_t count) {
+        n = count;
+        out.use(count);
+        dev_in.use(count);
+        dev_out.use(count);
+    }
     // True when every output is the work's result for its input under the current key.
     bool right() const {
         const Expectation e(state().params);
@@ -279,6 +290,7 @@ private:
         const char* p = reinterpret_cast<const char*>(d.data());
         return {p, p + d.bytes()};
     }
+    std::pair<const char*, const char*> made_[2];
 };
 
 // The student's pipeline on `a`; a launch_work refused during it fails the exercise.
@@ -318,7 +330,14 @@ public:
                 set_params(draw_params(r, steps_));
                 if (r.next() % kRefreshEvery == 0) refresh(r.next());
             })
-            .timed_verify([this, &ex] { verify_on_device(ex); });
+            .timed_verify([this, &ex] { verify_on_device(ex); })
+            // Every timed call moves a count of its own, up to band_span fewer elements, so
+            // that n's remainder against the launcher's chunks changes from call to call
+            // (grader/timed_sizes.hpp); its time counts as the whole array's at its speed.
+            .timed_size([this](grader::SizeDraw& d) {
+                arrays_.use(d.pick(arrays_.capacity, grader::band_span(arrays_.capacity)));
+                return grader::RunSize{double(arrays_.n) / double(arrays_.capacity), "n = " + std::to_string(arrays_.n)};
+            });
     }
     Arrays& arrays() { return arrays_; }
     grader::Call& call() { return call_; }
@@ -355,7 +374,7 @@ private:
     void verify_on_device(grader::Exercise& ex) {
         check_processed(ex);
         const WorkParams& p = state().params;
-        if (!expected_) expected_ = std::make_unique<grader::DeviceBuffer<float>>(arrays_.n, "the grader's result");
+        if (!expected_) expected_ = std::make_unique<grader::DeviceBuffer<float>>(arrays_.capacity, "the grader's result");
         const unsigned grid = unsigned(std::min<size_t>((arrays_.n + 255) / 256, 65535));
         expected_kernel<<<grid, 256>>>(arrays_.in.data(), expected_->data(), arrays_.n, p.key, p.window,
                                        power({p.mul, p.add}, p.steps), power({p.mul, p.add}, p.heavy_steps));

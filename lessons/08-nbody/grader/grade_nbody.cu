@@ -292,23 +292,25 @@ __global__ void xyz_of(const float4* __restrict__ got, const float4* __restrict_
 // exact magnitude sum, is at most kMagnitudeSlack · g.
 class DeviceCheck {
 public:
-    explicit DeviceCheck(int n)
-        : n_(n), expected_(size_t(n), "the grader's accelerations"), magnitude_(size_t(n), "magnitude sums"),
-          got3_(3 * size_t(n), "acc x, y, z"), expected3_(3 * size_t(n), "the grader's x, y, z"),
-          scale3_(3 * size_t(n), "magnitude sums x, y, z") {}
+    // For results of up to `capacity` bodies.
+    explicit DeviceCheck(int capacity)
+        : capacity_(capacity), expected_(size_t(capacity), "the grader's accelerations"),
+          magnitude_(size_t(capacity), "magnitude sums"), got3_(3 * size_t(capacity), "acc x, y, z"),
+          expected3_(3 * size_t(capacity), "the grader's x, y, z"), scale3_(3 * size_t(capacity), "magnitude sums x, y, z") {}
 
-    // FAIL (wrong) unless acc[0 … n−1] holds the accelerations of the bodies in pos.
-    void expect(grader::Exercise& ex, const float4* pos, const float4* acc, float eps2, const std::string& ctx) {
-        variants::checked(pos, expected_.data(), magnitude_.data(), n_, eps2);
-        xyz_of<<<(n_ + 255) / 256, 256>>>(acc, expected_.data(), magnitude_.data(), n_, got3_.data(), expected3_.data(),
-                                          scale3_.data());
+    // FAIL (wrong) unless acc[0 … n−1] holds the accelerations of the n bodies in pos.
+    void expect(grader::Exercise& ex, const float4* pos, const float4* acc, int n, float eps2, const std::string& ctx) {
+        if (n > capacity_) throw std::logic_error("grader bug: DeviceCheck of more bodies than it was made for");
+        variants::checked(pos, expected_.data(), magnitude_.data(), n, eps2);
+        xyz_of<<<(n + 255) / 256, 256>>>(acc, expected_.data(), magnitude_.data(), n, got3_.data(), expected3_.data(),
+                                         scale3_.data());
         CUDA_CHECK(cudaGetLastError());
-        ex.expect_on_device(got3_.data(), expected3_.data(), 3 * size_t(n_), {0, 2 * kMagnitudeSlack * gamma_n(n_)}, ctx,
+        ex.expect_on_device(got3_.data(), expected3_.data(), 3 * size_t(n), {0, 2 * kMagnitudeSlack * gamma_n(n)}, ctx,
                             scale3_.data(), component);
     }
 
 private:
-    int n_;
+    int capacity_;
     grader::DeviceBuffer<float4> expected_, magnitude_;
     grader::DeviceBuffer<float> got3_, expected3_, scale3_;
 };
@@ -361,7 +363,7 @@ void check_on_device(grader::Exercise& ex, const char* name, Launcher launch, in
     DeviceCheck check(n);
     const std::string ctx = format("%s, n = %d bodies of a Plummer sphere (%s), %s", name, n, why.c_str(), eps2_text(eps2).c_str());
     grader::Call call(ctx, [&] { launch(pos.data(), acc.data(), n, eps2); });
-    call.input(pos, "pos_mass").output(acc, "acc").verify([&] { check.expect(ex, pos.data(), acc.data(), eps2, ctx); });
+    call.input(pos, "pos_mass").output(acc, "acc").verify([&] { check.expect(ex, pos.data(), acc.data(), n, eps2, ctx); });
     ex.check(call);
 }
 
@@ -531,12 +533,18 @@ void check_contract(grader::Exercise& ex, const char* name, Launcher launch) {
 
 // ---------------------------------------------------------------- timed calls
 
-// One launcher on `n` bodies, timed. Before every timed call the bodies are made afresh on
-// the device (fill_bodies, under a key no launcher can predict), and after it the whole
-// result is checked there (DeviceCheck). `host`: what pos holds before the first timed
-// call, drawn on the host.
+// The share of n a timed call's size may lie below it: the work grows with n², so half the
+// library's 1 % (grader/timed_sizes.hpp). At n = 65536 a band of 256 bodies: every remainder
+// modulo a block or tile of 256 bodies, or 128 with two bodies per thread.
+constexpr double kTimedBandShare = grader::kBandShare / 2;
+
+// One launcher on up to `n` bodies, timed. Before every timed call the bodies are made
+// afresh on the device (fill_bodies, under a key no launcher can predict), and after it the
+// whole result is checked there (DeviceCheck). Each call has `used` bodies, drawn for it from
+// the band below n; its time counts as n²'s at its speed. `host`: what pos holds before the
+// first timed call, drawn on the host.
 struct TimedCall {
-    int n;
+    int n, used;
     float eps2 = 2.5e-3f;
     std::vector<float4> host;
     grader::DeviceBuffer<float4> pos, acc;
@@ -544,12 +552,20 @@ struct TimedCall {
     grader::Call call;
 
     TimedCall(grader::Exercise& ex, const char* name, Launcher launch, int n_)
-        : n(n_), host(plummer_bodies(ex, n_)), pos(host, "pos_mass"), acc(size_t(n_), "acc"), check(n_),
-          call(format("%s, timed, n = %d bodies of a Plummer sphere, %s", name, n_, eps2_text(eps2).c_str()),
-               [this, launch] { launch(pos.data(), acc.data(), n, eps2); }) {
+        : n(n_), used(n_), host(plummer_bodies(ex, n_)), pos(host, "pos_mass"), acc(size_t(n_), "acc"), check(n_),
+          call(format("%s, timed, n from %d to %d bodies of a Plummer sphere, %s", name,
+                      n_ - int(grader::band_span(size_t(n_), kTimedBandShare)), n_, eps2_text(eps2).c_str()),
+               [this, launch] { launch(pos.data(), acc.data(), used, eps2); }) {
         call.input(pos, "pos_mass").output(acc, "acc");
-        call.timed_inputs([this](uint64_t key) { fill_bodies(pos.data(), n, key); });
-        call.timed_verify([this, &ex] { check.expect(ex, pos.data(), acc.data(), eps2, call.context()); });
+        call.timed_size([this](grader::SizeDraw& d) {
+            used = int(d.pick(size_t(n), grader::band_span(size_t(n), kTimedBandShare)));
+            pos.use(size_t(used));
+            acc.use(size_t(used));
+            const double r = double(used) / double(n);
+            return grader::RunSize{r * r, format("n = %d", used)};  // the flops: n² interactions
+        });
+        call.timed_inputs([this](uint64_t key) { fill_bodies(pos.data(), used, key); });
+        call.timed_verify([this, &ex] { check.expect(ex, pos.data(), acc.data(), used, eps2, call.context()); });
     }
     static std::vector<float4> plummer_bodies(grader::Exercise& ex, int n) {
         auto rng = ex.rng("timed bodies");
@@ -563,7 +579,8 @@ struct TimedCall {
 // (Exercise::baseline) instead of passing for a fast ceiling.
 grader::Baseline time_baseline(grader::Exercise& ex, TimedCall& t) {
     const char* name = "one thread per body (tiled, rsqrtf)";
-    grader::Call call = t.call.with_launch(name, [&] { variants::one_thread_per_body(t.pos.data(), t.acc.data(), t.n, t.eps2); });
+    grader::Call call =
+        t.call.with_launch(name, [&] { variants::one_thread_per_body(t.pos.data(), t.acc.data(), t.used, t.eps2); });
     return ex.baseline(name, work(t.n), call, false);
 }
 
@@ -696,7 +713,8 @@ GRADER_EXERCISE("08.1 shared-memory tiles") {
     check_contract(ex, "nbody_tiled", nbody_tiled);
     TimedCall t(ex, "nbody_tiled", nbody_tiled, kTimedN);
     ex.diagnose_slow({"the speed of the starter's naive kernel",
-                      [&] { variants::naive(t.pos.data(), t.acc.data(), t.n, t.eps2, variants::InvCube::recip_sqrt); }, hint,
+                      [&] { variants::naive(t.pos.data(), t.acc.data(), t.used, t.eps2, variants::InvCube::recip_sqrt); },
+                      hint,
                       "the tiles are there; check that the block has 128 threads or more and that every thread reads "
                       "its tile entries from shared memory (theory.md, \"Tiles in shared memory\")"});
     const grader::Work w = work(t.n);
@@ -712,7 +730,7 @@ GRADER_EXERCISE("08.2 the inner loop") {
     TimedCall t(ex, "nbody_unrolled", nbody_unrolled, kTimedN);
     ex.diagnose_slow({"the speed of the 08.1 reference (tiles of blockDim.x, 1 / sqrtf)",
                       [&] {
-                          variants::tiled_runtime(t.pos.data(), t.acc.data(), t.n, t.eps2, variants::InvCube::recip_sqrt);
+                          variants::tiled_runtime(t.pos.data(), t.acc.data(), t.used, t.eps2, variants::InvCube::recip_sqrt);
                       },
                       hint,
                       "look for what the compiler could not simplify: a powf, a double constant or a double function "
@@ -731,7 +749,7 @@ GRADER_EXERCISE("08.3 several threads per body") {
     TimedCall t(ex, "nbody_split", nbody_split, split_timed_n());
     const grader::Baseline baseline = time_baseline(ex, t);
     ex.diagnose_slow({"the speed of one thread per body",
-                      [&] { variants::one_thread_per_body(t.pos.data(), t.acc.data(), t.n, t.eps2); }, hint,
+                      [&] { variants::one_thread_per_body(t.pos.data(), t.acc.data(), t.used, t.eps2); }, hint,
                       "the work is split but not fast enough: compare your row with the threads-per-body sweep of the "
                       "08.0 table (too few blocks, a warp reading several parts of the tile, or a slow combining step)"});
     ex.grade(grader::versus(baseline), t.call);
