@@ -103,13 +103,13 @@ def gradescope_json(cols, record, cells, totals):
     problem = record.get("problem") or ""
     at_stake = sum(t["max_score"] for t in tests)
     left = [col for col, c in zip(cols, cells) if col.points and not verdicts.graded(c)]
-    not_graded = (f" {len(left)} exercise{'s' * (len(left) != 1)} not graded in this run (SKIP or NOT RUN: "
-                  f"{sum(col.points for col in left)} point{'s' * (sum(col.points for col in left) != 1)} more "
-                  "once graded).") if left else ""
+    worth = sum(col.points for col in left)
+    scored = f"{totals['points']} of {at_stake} point{'s' * (at_stake != 1)}." if at_stake else "Nothing graded."
+    not_graded = (f" {len(left)} exercise{'s' * (len(left) != 1)} not graded in this run (SKIP or NOT RUN), "
+                  f"worth {worth} point{'s' * (worth != 1)} once graded.") if left else ""
     return json.dumps({
         "score": totals["points"], "execution_time": round(record.get("wall_s", 0)),
-        "output": (f"{totals['points']} of {at_stake} point{'s' * (at_stake != 1)}.{not_graded} Seed "
-                   f"{verdicts.seeds(record)}, grader revision {verdicts.revisions(record)}."
+        "output": (f"{scored}{not_graded} Seed {verdicts.seeds(record)}, grader revision {verdicts.revisions(record)}."
                    + (f"\n{problem}" if problem else "")),
         "visibility": "visible", "stdout_visibility": "hidden",
         "extra_data": {"seed": verdicts.seeds(record), "grader_revision": verdicts.revisions(record)},

@@ -269,8 +269,13 @@ class Outputs(unittest.TestCase):
             self.assertEqual([(t["max_score"], t.get("status")) for t in gs["tests"]], [(0, None), (1, "failed")])
             self.assertTrue(gs["tests"][0]["output"].startswith("not graded: SKIP"))
             # The summary counts the points at stake in the file: its max_scores add up to 1.
-            self.assertTrue(gs["output"].startswith("0 of 1 point. 1 exercise not graded in this run (SKIP or NOT RUN: "
-                                                    "1 point more once graded). Seed 42,"), gs["output"])
+            self.assertTrue(gs["output"].startswith("0 of 1 point. 1 exercise not graded in this run (SKIP or NOT RUN), "
+                                                    "worth 1 point once graded. Seed 42,"), gs["output"])
+            cols, [_, (r, cells, t)] = outputs.table([passing("alice"),
+                                                      record("gus", lesson(doc=results("lesson01", status="skipped")))])
+            gs = json.loads(outputs.gradescope_json(cols, r, cells, t))  # no GPU: both exercises SKIP
+            self.assertTrue(gs["output"].startswith("Nothing graded. 2 exercises not graded in this run (SKIP or "
+                                                    "NOT RUN), worth 2 points once graded."), gs["output"])
             gs = json.loads((out / "gradescope" / "bob" / "results.json").read_text())
             self.assertTrue(gs["output"].startswith("2 of 2 points. Seed 42,"), gs["output"])
             self.assertEqual(rows[5]["skipped"], "1")
