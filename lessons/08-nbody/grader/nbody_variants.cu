@@ -4,7 +4,8 @@
 // or a reference's) runs a copy of it, marked `// copy of` and checked by
 // tools/tests/test_kernel_copies.py, launched as its file launches it: the teaching table,
 // the slow diagnoses and 08.3's baseline then time the kernel the student starts from or
-// aims at, down to the order of its additions.
+// aims at, down to the order of its additions. The blocks marked student-release: omit hold
+// the copies of the references' kernels, which the release leaves out (nbody_variants.cuh).
 #include <stdexcept>
 #include <string>
 
@@ -97,6 +98,7 @@ __global__ void naive_kernel(const float4* __restrict__ pos_mass, float4* __rest
     acc[i] = make_float4(a.x, a.y, a.z, 0.f);
 }
 
+// student-release: omit (the 08.1 reference)
 // copy of solutions/08-nbody/1_tiled.cu: nbody_tiled_kernel
 // copy of starter/08-nbody/2_unrolled.cu: nbody_runtime_tile_kernel
 __global__ void tiled_kernel(const float4* __restrict__ pos_mass, float4* __restrict__ acc, int n, float eps2) {
@@ -114,9 +116,11 @@ __global__ void tiled_kernel(const float4* __restrict__ pos_mass, float4* __rest
     }
     if (i < n) acc[i] = make_float4(a.x, a.y, a.z, 0.f);
 }
+// student-release: end
 
 }  // namespace tiled
 
+// student-release: omit (the 08.2 reference)
 // 08.2's reference, which is 08.3's starter and baseline: tiles of 256 fixed at compile
 // time, the last one padded, unrolled 16 times, rsqrtf. (fixed_kernel below computes the
 // same for P = 1, but it is not the file's code.)
@@ -164,6 +168,7 @@ void launch(const float4* pos_mass, float4* acc, int n, float eps2) {
 }
 
 }  // namespace unrolled
+// student-release: end
 
 // ------------------------------------------------------------------ one thread per body
 // The shapes of tiled's two kernels with add_interaction<M> above (eps2 first): the
@@ -230,6 +235,18 @@ __global__ void __launch_bounds__(kBlock)
 template <InvCube M, int kUnroll, int P = 1>
 void launch_fixed(const float4* pos_mass, float4* acc, int n, float eps2) {
     fixed_kernel<M, kUnroll, P><<<blocks_for(n, kBlock / P), kBlock>>>(pos_mass, acc, n, eps2);
+}
+
+// One thread per body, tiles of 256 fixed, unrolled kReferenceUnroll times, rsqrtf: the 08.2
+// reference's kernel, which is the 08.3 starter's, where the grader has it; in the student
+// release, which holds no answer, the grader's own kernel of that shape (fixed_kernel, P = 1),
+// which adds the same terms in the same order.
+void one_per_body(const float4* pos_mass, float4* acc, int n, float eps2) {
+#ifdef LESSON08_REFERENCE_KERNELS
+    unrolled::launch(pos_mass, acc, n, eps2);
+#else
+    launch_fixed<InvCube::rsqrt, kReferenceUnroll>(pos_mass, acc, n, eps2);
+#endif
 }
 
 // ------------------------------------------------------------------ other layouts
@@ -393,11 +410,13 @@ void tiled_runtime(const float4* pos_mass, float4* acc, int n, float eps2, InvCu
         case InvCube::rsqrt:
             tiled_runtime_kernel<InvCube::rsqrt><<<blocks, kBlock, shared>>>(pos_mass, acc, n, eps2);
             break;
+        // student-release: omit
         case InvCube::recip_sqrt: {  // the 08.1 reference, with its file's grid, block and shared memory
             const int grid = (n + tiled::kBlock - 1) / tiled::kBlock;
             tiled::tiled_kernel<<<grid, tiled::kBlock, tiled::kBlock * sizeof(float4)>>>(pos_mass, acc, n, eps2);
             break;
         }
+        // student-release: end
         default: unsupported("run-time tile kernel with math", int(math));
     }
 }
@@ -410,7 +429,7 @@ void tiled_fixed(const float4* pos_mass, float4* acc, int n, float eps2, InvCube
             case 2: return launch_fixed<InvCube::rsqrt, 2>(pos_mass, acc, n, eps2);
             case 4: return launch_fixed<InvCube::rsqrt, 4>(pos_mass, acc, n, eps2);
             case 8: return launch_fixed<InvCube::rsqrt, 8>(pos_mass, acc, n, eps2);
-            case 16: return unrolled::launch(pos_mass, acc, n, eps2);  // the 08.2 reference
+            case 16: return one_per_body(pos_mass, acc, n, eps2);  // the 08.2 reference
             case 256: return launch_fixed<InvCube::rsqrt, 256>(pos_mass, acc, n, eps2);
             default: unsupported("unroll factor", unroll);
         }
@@ -426,14 +445,14 @@ void tiled_fixed(const float4* pos_mass, float4* acc, int n, float eps2, InvCube
 }
 
 void one_thread_per_body(const float4* pos_mass, float4* acc, int n, float eps2) {
-    unrolled::launch(pos_mass, acc, n, eps2);
+    one_per_body(pos_mass, acc, n, eps2);
 }
 
 void split(const float4* pos_mass, float4* acc, int n, float eps2, int threads_per_body) {
     constexpr auto M = InvCube::rsqrt;
     constexpr int U = kReferenceUnroll;
     switch (threads_per_body) {
-        case 1: return unrolled::launch(pos_mass, acc, n, eps2);  // the 08.3 starter
+        case 1: return one_per_body(pos_mass, acc, n, eps2);  // the 08.3 starter
         case 2: return launch_fixed<M, U, 2>(pos_mass, acc, n, eps2);
         case 4: return launch_fixed<M, U, 4>(pos_mass, acc, n, eps2);
         case 8: return launch_fixed<M, U, 8>(pos_mass, acc, n, eps2);
