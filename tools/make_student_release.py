@@ -25,7 +25,7 @@ parenthetical, a clause of a ';' list, a sentence, a table row, a line of code
 
 In every C, C++ and CUDA source, a block between `// student-release: omit` and
 `// student-release: end` lines is removed: the lesson graders' copies of the references'
-kernels, each with the macro (LESSON04_REFERENCE_KERNELS, …) that the grader's other code
+kernels, each with the macro (LESSON04_ANSWER_KERNELS, …) that the grader's other code
 tests to build without them. In meson.options, the default of `revision` becomes the
 source's `git describe`, so results files name the release.
 

@@ -218,6 +218,12 @@ class Answers(unittest.TestCase):
         for path in graders:
             self.assertTrue(any(f.startswith(path + ": ") for f in found), (path, found))
         self.assertEqual(self.release_with({p: release.strip_source(t, p) for p, t in graders.items()}), [])
+        # The macro that tells a grader whether it has its answer kernels is defined in the
+        # course only: inside an omitted block of every grader file that defines it.
+        for path in sorted(ROOT.glob("lessons/*/grader/*")):
+            text = path.read_text()
+            if re.search(r"#define LESSON\d\d_ANSWER_KERNELS", text):
+                self.assertNotRegex(release.strip_source(text), r"#define LESSON\d\d_ANSWER_KERNELS", path)
 
     def test_a_starter_may_read_only_as_a_step_before(self):
         refs = ROOT / "solutions" / "05-histogram"

@@ -305,7 +305,7 @@ const Step kSteps[] = {
      "make k a template parameter (dispatch in the launcher) so the loops unroll, let each thread compute a block "
      "of outputs in registers (several rows × 4 adjacent columns), so each value read from shared memory feeds many "
      "multiply-adds, and issue all of a thread's tile loads before storing any",
-#ifdef LESSON04_REFERENCE_KERNELS
+#ifdef LESSON04_ANSWER_KERNELS
      versions::halo_tile, "halo_tile", "the speed of the halo-tile kernel (the 04.4 starter)",
 #else  // the student release: no reference's kernel to compare with (versions.cuh), the plain hint
      nullptr, "halo_tile", nullptr,
@@ -492,7 +492,7 @@ GRADER_EXERCISE("04.0 convolution on this GPU") {
                                  [&] { versions::global(I, O, rows, cols); }, false);
         pct[{"constant", k}] = row("filter in __constant__ (04.1 reference; 04.2, 04.3 starter)", "constant",
                                    [&] { versions::constant(I, O, rows, cols); }, false);
-#ifdef LESSON04_REFERENCE_KERNELS
+#ifdef LESSON04_ANSWER_KERNELS
         pct[{"halo_tile", k}] = row("halo tile in shared memory (04.2 reference; 04.4 starter)", "halo_tile",
                                     [&] { versions::halo_tile(I, O, rows, cols); }, false);
         pct[{"cache_halo", k}] = row("inner tile, halo through L1 (04.3 reference)", "cache_halo",
@@ -526,7 +526,7 @@ GRADER_EXERCISE("04.0 convolution on this GPU") {
                 fma, copy, ridge, 2 * std::sqrt(ridge));
     std::printf("      Contrast pairs at the graded width, %% of the roofline: the version each exercise starts from ->\n"
                 "      the version it asks for (04.4: yours), and your version:\n");
-#ifndef LESSON04_REFERENCE_KERNELS
+#ifndef LESSON04_ANSWER_KERNELS
     std::printf("        (not in the student release, which holds no answer: the references' rows and the pairs that need them)\n");
 #endif
     for (const Step& s : kSteps) {

@@ -12,16 +12,16 @@
 ///
 /// The student release holds no answer: the release tool removes the versions that run a
 /// reference's kernel (privatized, interleaved_uint4, per_lane_copies), together with
-/// LESSON05_REFERENCE_KERNELS. The release's grader then leaves out what times them: their
+/// LESSON05_ANSWER_KERNELS. The release's grader then leaves out what times them: their
 /// rows of the 05.0 table, 05.3's recorded shape figure, and the measured slow hints of
 /// 05.2 and 05.3 (each gives its plain hint instead).
 #pragma once
 #include <cstddef>
 
 // student-release: omit (answers: the release's grader is built without them)
-/// Defined where the grader has the versions that run a reference's kernel: in the
+/// Defined where the grader has the versions that run a reference's kernel, answers: in the
 /// course, not in the student release.
-#define LESSON05_REFERENCE_KERNELS 1
+#define LESSON05_ANSWER_KERNELS 1
 // student-release: end
 
 /// The versions, in the order of the theory page.

@@ -613,7 +613,7 @@ GRADER_EXERCISE("08.0 interaction table") {
     table.heading("where the bodies come from (1 / sqrtf)");
     table.row("global memory, every body (08.1 starter)", "naive_recip_sqrt_gflops", w,
               [&](int) { variants::naive(p, a, n, eps2, InvCube::recip_sqrt); });
-#ifdef LESSON08_REFERENCE_KERNELS  // a reference's row: not in the student release (nbody_variants.cuh)
+#ifdef LESSON08_ANSWER_KERNELS  // a reference's row: not in the student release (nbody_variants.cuh)
     table.row("tiles of blockDim.x in shared memory (08.1 reference)", "tiled_runtime_recip_sqrt_gflops", w,
               [&](int) { variants::tiled_runtime(p, a, n, eps2, InvCube::recip_sqrt); });
 #endif
@@ -623,7 +623,7 @@ GRADER_EXERCISE("08.0 interaction table") {
     table.row("tiles of blockDim.x in shared memory", "tiled_runtime_rsqrt_gflops", w,
               [&](int) { variants::tiled_runtime(p, a, n, eps2, InvCube::rsqrt); });
     table.heading("tile of 256 fixed at compile time, rsqrtf, unrolled");
-#ifdef LESSON08_REFERENCE_KERNELS
+#ifdef LESSON08_ANSWER_KERNELS
     const std::string reference = " (08.2 reference)";
 #else  // the grader's own kernel of the reference's shape (nbody_variants.cuh)
     const std::string reference = " (the 08.2 reference's shape)";
@@ -661,9 +661,10 @@ GRADER_EXERCISE("08.0 interaction table") {
     table.print(format("All pairs of %d Plummer bodies on this GPU, 20 flops per interaction (G interactions/s = "
                        "GFLOP/s ÷ 20); FP32 FMA peak measured now: %.0f GFLOP/s. Median of %d runs:",
                        n, peak, o.timing.runs));
-#ifndef LESSON08_REFERENCE_KERNELS
-    std::printf("      Not in the student release, which holds no answer: the row of the 08.1 reference; the unroll-%d\n"
-                "      row and the 08.3 baseline are the grader's own kernel of the 08.2 reference's shape.\n",
+#ifndef LESSON08_ANSWER_KERNELS
+    std::printf("      Not in the student release, which holds no answer: the row of the 08.1 reference, and below, the rows\n"
+                "      of several threads per body; the unroll-%d row and the 08.3 baseline are the grader's own kernel of\n"
+                "      the 08.2 reference's shape.\n",
                 variants::kReferenceUnroll);
 #endif
 
@@ -681,7 +682,7 @@ GRADER_EXERCISE("08.0 interaction table") {
     grader::TeachingTable split(ex, o2);
     const grader::Work ws = work(small);
     split.compare_with({0, peak});
-#ifdef LESSON08_REFERENCE_KERNELS
+#ifdef LESSON08_ANSWER_KERNELS
     const char* one_label = "1 (08.3 starter and baseline)";
 #else
     const char* one_label = "1 (the 08.3 baseline)";
@@ -689,9 +690,11 @@ GRADER_EXERCISE("08.0 interaction table") {
     const double one = split.row(one_label, "split_1_gflops", ws,
                                  [&](int) { variants::split(ps, as, small, eps2, 1); });
     split.compare_with({one, peak});
+#ifdef LESSON08_ANSWER_KERNELS  // several threads per body pass 08.3: not in the student release
     for (int t : {2, 4, 8, 16})
         split.row(std::to_string(t), "split_" + std::to_string(t) + "_gflops", ws,
                   [&, t](int) { variants::split(ps, as, small, eps2, t); });
+#endif
     split.row("your nbody_split (08.3)", "student_08_3_small_gflops", ws,
               [&](int) { nbody_split(ps, as, small, eps2); }, true, {},
               [&] { return sample_is_right(acc_small, host_small, eps2); });
@@ -727,7 +730,7 @@ GRADER_EXERCISE("08.2 the inner loop") {
     ex.hint(hint);
     check_contract(ex, "nbody_unrolled", nbody_unrolled);
     TimedCall t(ex, "nbody_unrolled", nbody_unrolled, kTimedN);
-#ifdef LESSON08_REFERENCE_KERNELS  // the student release has no reference's kernel to time: the plain hint
+#ifdef LESSON08_ANSWER_KERNELS  // the student release has no reference's kernel to time: the plain hint
     ex.diagnose_slow({"the speed of the 08.1 reference (tiles of blockDim.x, 1 / sqrtf)",
                       [&] {
                           variants::tiled_runtime(t.pos.data(), t.acc.data(), t.n, t.eps2, variants::InvCube::recip_sqrt);
@@ -751,7 +754,12 @@ GRADER_EXERCISE("08.3 several threads per body") {
     const grader::Baseline baseline = time_baseline(ex, t);
     ex.diagnose_slow({"the speed of one thread per body",
                       [&] { variants::one_thread_per_body(t.pos.data(), t.acc.data(), t.n, t.eps2); }, hint,
+#ifdef LESSON08_ANSWER_KERNELS
                       "the work is split but not fast enough: compare your row with the threads-per-body sweep of the "
                       "08.0 table (too few blocks, a warp reading several parts of the tile, or a slow combining step)"});
+#else  // the student release has no sweep (nbody_variants.cuh)
+                      "the work is split but not fast enough: look for too few blocks, a warp reading several parts of "
+                      "the tile, or a slow combining step"});
+#endif
     ex.grade(grader::versus(baseline), t.call);
 }

@@ -17,6 +17,11 @@ namespace variants {
 namespace {
 
 constexpr int kBlock = 256;  // threads per block and bodies per tile, everywhere here
+#ifdef LESSON08_ANSWER_KERNELS
+constexpr bool kAnswerKernels = true;
+#else
+constexpr bool kAnswerKernels = false;  // the student release (nbody_variants.cuh)
+#endif
 
 __device__ __forceinline__ float rsqrt_ftz(float x) {
     float r;
@@ -203,13 +208,16 @@ __global__ void tiled_runtime_kernel(const float4* __restrict__ pos_mass, float4
 }
 
 // P threads per body (P = 1: one thread per body); thread `part` of a body takes the
-// part-th slice of every tile. The same kernel serves tiled_fixed (P = 1) and split.
+// part-th slice of every tile. The same kernel serves tiled_fixed (P = 1) and split. With P > 1
+// it passes 08.3, whose answer no starter ships: the student release has P = 1 only.
 template <InvCube M, int kUnroll, int P>
 __global__ void __launch_bounds__(kBlock)
     fixed_kernel(const float4* __restrict__ pos_mass, float4* __restrict__ acc, int n, float eps2) {
     constexpr int kBodies = kBlock / P, kPart = kBlock / P;
     __shared__ float4 tile[kBlock];
+    // student-release: omit (several threads per body: 08.3)
     __shared__ float3 partial[P > 1 ? kBlock : 1];
+    // student-release: end
     const int body = threadIdx.x % kBodies, part = threadIdx.x / kBodies;
     const int i = blockIdx.x * kBodies + body;
     const float4 me = body_or_nothing(pos_mass, i, n);
@@ -222,6 +230,7 @@ __global__ void __launch_bounds__(kBlock)
         for (int k = 0; k < kPart; ++k) add_interaction<M>(me, mine[k], eps2, a);
         __syncthreads();
     }
+    // student-release: omit
     if constexpr (P > 1) {
         partial[threadIdx.x] = a;
         __syncthreads();
@@ -231,6 +240,8 @@ __global__ void __launch_bounds__(kBlock)
             a.x += b.x, a.y += b.y, a.z += b.z;
         }
     }
+    // student-release: end
+    static_assert(P == 1 || kAnswerKernels, "several threads per body: not in the student release");
     store(acc, i, n, a);
 }
 
@@ -244,7 +255,7 @@ void launch_fixed(const float4* pos_mass, float4* acc, int n, float eps2) {
 // release, which holds no answer, the grader's own kernel of that shape (fixed_kernel, P = 1),
 // which adds the same terms in the same order.
 void one_per_body(const float4* pos_mass, float4* acc, int n, float eps2) {
-#ifdef LESSON08_REFERENCE_KERNELS
+#ifdef LESSON08_ANSWER_KERNELS
     unrolled::launch(pos_mass, acc, n, eps2);
 #else
     launch_fixed<InvCube::rsqrt, kReferenceUnroll>(pos_mass, acc, n, eps2);
@@ -348,7 +359,9 @@ __global__ void __launch_bounds__(kBlock)
                    float eps2) {
     constexpr int kBodies = kBlock / P, kPart = kBlock / P;
     __shared__ float4 tile[kBlock];
+    // student-release: omit (several threads per body: 08.3)
     __shared__ float3 partial_a[P > 1 ? kBlock : 1], partial_g[P > 1 ? kBlock : 1];
+    // student-release: end
     const int body = threadIdx.x % kBodies, part = threadIdx.x / kBodies;
     const int i = blockIdx.x * kBodies + body;
     const float4 me = body_or_nothing(pos_mass, i, n);
@@ -370,6 +383,7 @@ __global__ void __launch_bounds__(kBlock)
         }
         __syncthreads();
     }
+    // student-release: omit
     if constexpr (P > 1) {
         partial_a[threadIdx.x] = a, partial_g[threadIdx.x] = g;
         __syncthreads();
@@ -380,6 +394,8 @@ __global__ void __launch_bounds__(kBlock)
             g.x += h.x, g.y += h.y, g.z += h.z;
         }
     }
+    // student-release: end
+    static_assert(P == 1 || kAnswerKernels, "several threads per body: not in the student release");
     if (i < n) acc[i] = make_float4(a.x, a.y, a.z, 0.f), magnitude[i] = make_float4(g.x, g.y, g.z, 0.f);
 }
 
@@ -451,14 +467,18 @@ void one_thread_per_body(const float4* pos_mass, float4* acc, int n, float eps2)
 }
 
 void split(const float4* pos_mass, float4* acc, int n, float eps2, int threads_per_body) {
+    // student-release: omit (several threads per body: 08.3's answer)
     constexpr auto M = InvCube::rsqrt;
     constexpr int U = kReferenceUnroll;
+    // student-release: end
     switch (threads_per_body) {
         case 1: return one_per_body(pos_mass, acc, n, eps2);  // the 08.3 starter
+        // student-release: omit
         case 2: return launch_fixed<M, U, 2>(pos_mass, acc, n, eps2);
         case 4: return launch_fixed<M, U, 4>(pos_mass, acc, n, eps2);
         case 8: return launch_fixed<M, U, 8>(pos_mass, acc, n, eps2);
         case 16: return launch_fixed<M, U, 16>(pos_mass, acc, n, eps2);
+        // student-release: end
         default: unsupported("threads per body", threads_per_body);
     }
 }
@@ -477,13 +497,17 @@ void tiled_aos7(const Body7* bodies, float4* acc, int n, float eps2) {
 }
 
 void checked(const float4* pos_mass, float4* acc, float4* magnitude, int n, float eps2) {
-    int p = 1;  // the SMs this process may use (gpu.cuh: --sms included)
-    while (p < 8 && blocks_for(n, kBlock / p) < 2 * grader::gpu().sms) p *= 2;
+    int p = 1;
+    // student-release: omit (several threads per body: the student release checks with one)
+    while (p < 8 && blocks_for(n, kBlock / p) < 2 * grader::gpu().sms) p *= 2;  // the SMs this process may use (--sms included)
+    // student-release: end
     switch (p) {
         case 1: launch_checked<1>(pos_mass, acc, magnitude, n, eps2); break;
+        // student-release: omit
         case 2: launch_checked<2>(pos_mass, acc, magnitude, n, eps2); break;
         case 4: launch_checked<4>(pos_mass, acc, magnitude, n, eps2); break;
         default: launch_checked<8>(pos_mass, acc, magnitude, n, eps2); break;
+        // student-release: end
     }
     CUDA_CHECK(cudaGetLastError());
 }
