@@ -447,27 +447,39 @@ Stop sanitizer_present(const Options& o, const grader::ChildSettings& child) {
     return stop(kSkip, "skipped", msg, {"SKIP  " + o.name + ": " + msg});
 }
 
+// What to do about missing files (relative to the folder graded), true wherever the grader
+// runs: the folder graded is often starter/ itself, and the course may be a git clone or an
+// unpacked student release.
+std::string restore_advice(const std::vector<std::string>& files) {
+    std::string paths;
+    for (const auto& f : files) paths += " starter/" + f;
+    return "put the course's own back, from the archive or folder the course came in, or in a git clone of it with "
+           "`git checkout --" + paths + "`, then complete it";
+}
+
 // The student's files: one deleted since the build was configured is named (rather than
 // Ninja's "missing and no known rule to make it"); files the submission lacked then and has
 // now make the build reconfigure, with no `meson setup --reconfigure` needed.
 Stop files_present(const Options& o) {
     std::string gone;
+    std::vector<std::string> gone_files;
     for (const auto& k : o.kernels) {
         if (std::find(o.missing.begin(), o.missing.end(), k) != o.missing.end()) continue;  // missing then: below
         const std::string path = !k.empty() && k[0] == '/' ? k : o.submission + "/" + k;
-        if (access(path.c_str(), F_OK) != 0) gone += (gone.empty() ? "" : ", ") + k;
+        if (access(path.c_str(), F_OK) != 0) gone += (gone.empty() ? "" : ", ") + k, gone_files.push_back(k);
     }
     if (!gone.empty()) {
-        const std::string msg = "missing in " + o.submission + ": " + gone +
-                                " (deleted after the build was configured? copy it back from starter/ and complete it)";
+        const std::string msg = "missing in " + o.submission + ": " + gone + " (deleted after the build was configured? " +
+                                restore_advice(gone_files) + ")";
         return stop(1, "missing_files", msg, {"FAIL  " + o.name + ": " + msg});
     }
     if (o.missing.empty()) return go_on();
     std::string still;
+    std::vector<std::string> still_files;
     for (const auto& f : o.missing)
-        if (access((o.submission + "/" + f).c_str(), F_OK) != 0) still += (still.empty() ? "" : ", ") + f;
+        if (access((o.submission + "/" + f).c_str(), F_OK) != 0) still += (still.empty() ? "" : ", ") + f, still_files.push_back(f);
     if (!still.empty()) {
-        const std::string msg = "missing in " + o.submission + ": " + still + " (copy the missing files from starter/ and complete them)";
+        const std::string msg = "missing in " + o.submission + ": " + still + " (" + restore_advice(still_files) + ")";
         return stop(1, "missing_files", msg, {"FAIL  " + o.name + ": " + msg});
     }
     std::string output;

@@ -6,7 +6,10 @@
 
 docs/measured/ holds one folder per GPU (nvidia-h200/), each with reference/ (the results
 files of a run of solutions/) and starter/ (a run of starter/), as `meson test` writes them
-(docs/results_schema.md). This script writes OUT_DIR/measured.md, a Doxygen page headed
+(docs/results_schema.md), and history.md, the project's runs revision by revision in words
+(many left no results file here), which the page shows first. The Doxyfile excludes that
+file: it is a part of this page, not a page of its own. This script writes
+OUT_DIR/measured.md, a Doxygen page headed
 `# Measured on the project's GPUs {#measured}`, and the SVG charts it embeds, all named
 measured_*.svg (earlier ones of that name in OUT_DIR are removed first). Per GPU and lesson:
 the bar chart of each graded exercise's reference figure against its threshold and ceiling,
@@ -38,6 +41,7 @@ def load_report():
 report = load_report()
 RUNS = ("reference", "starter")
 PREFIX = "measured_"
+HISTORY = "history.md"
 
 
 def slug(s):
@@ -178,6 +182,10 @@ def build(root):
            "(\\ref results_schema). Every number here is read from those files; `tools/measured_pages.py` draws "
            "them with the chart functions of `tools/report.py`, which draws the same charts for your own results: "
            "`python3 tools/report.py build` after `meson test -C build`.", ""]
+    history = root / HISTORY
+    if history.is_file():
+        inputs.append(history)
+        out += [history.read_text(encoding="utf-8").rstrip("\n"), ""]
     folders = gpu_folders(root) if root.is_dir() else []
     if not folders:
         out += ["No results files are committed under `docs/measured/` yet.", ""]

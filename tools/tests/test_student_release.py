@@ -5,6 +5,7 @@ builds and tests a release (CI runs it)."""
 import fnmatch
 import importlib.util
 import pathlib
+import re
 import shutil
 import tempfile
 import unittest
@@ -21,11 +22,26 @@ class RewriteMarkdown(unittest.TestCase):
                "<!-- student-release: end -->\nc\n"
         self.assertEqual(release.rewrite_markdown(text), "a\nc\n")
 
-    def test_a_solution_snippet_becomes_a_note(self):
-        out = release.rewrite_markdown("x\n  \\snippet solutions/03-tiling/1_coalesced.cu coalesced\ny")
-        self.assertEqual(out.split("\n")[1], "  *The reference code shown here is not part of the student release.*")
+    def test_reference_code_only_in_an_omitted_block(self):
+        # A page's appendix of reference code is marked, and goes whole; unmarked, it is refused.
+        snippet = "  \\snippet solutions/03-tiling/1_coalesced.cu coalesced"
+        with self.assertRaisesRegex(ValueError, "page.md:2: reference code outside"):
+            release.rewrite_markdown(f"x\n{snippet}\ny", "page.md")
+        marked = f"x\n<!-- student-release: omit -->\n## Appendix {{#x_reference}}\n\n{snippet}\n<!-- student-release: end -->\ny"
+        self.assertEqual(release.rewrite_markdown(marked), "x\ny")
         keep = "\\snippet lessons/03-tiling/grader/grade_tiling.cu cublas_row_major"
         self.assertEqual(release.rewrite_markdown(keep), keep)  # the lessons' own code stays
+
+    def test_omitted_blocks_in_sources_go_with_their_markers(self):
+        text = ("int a;\n// student-release: omit (why)\nint answer;\n  // student-release: end\nint b;\n"
+                "    // student-release: omit\n    int other;\n    // student-release: end\n")
+        self.assertEqual(release.strip_source(text), "int a;\nint b;\n")
+        for bad in ("// student-release: omit\nx\n", "x\n// student-release: end\n",
+                    "// student-release: omit\n// student-release: omit\n// student-release: end\n"):
+            with self.assertRaises(ValueError):
+                release.strip_source(bad, "a.cu")
+        # A marker is a line of its own: one inside a longer comment is text.
+        self.assertEqual(release.strip_source("// see student-release: omit\n"), "// see student-release: omit\n")
 
     def test_unbalanced_markers_are_refused(self):
         for text in ("<!-- student-release: omit -->\na\n", "a\n<!-- student-release: end -->\n",
@@ -48,8 +64,8 @@ class Mentions(unittest.TestCase):
                 "Rows as they came. `tools/gpu_selftest.py` builds its table from `verdict`.\n\n"
                 "`meson test -C build-ref --suite known-bad` (in a build with `-Dkernels=solutions`) replaces one")
         self.assertEqual(release.rewrite_markdown(text).split("\n\n"), [
-            "Measured by the course's GPU self-test, with identical code. Each run prints.",
-            "Rows as they came. The course's GPU self-test builds its table from `verdict`.",
+            "Measured by the course's GPU self-test, with\nidentical code. Each run prints.",
+            "Rows as they came. The course's GPU self-test builds its table from\n`verdict`.",
             "The course's own test suite (in a build with `-Dkernels=solutions`) replaces one"])
 
     def test_asides_and_list_entries_go(self):
@@ -58,9 +74,43 @@ class Mentions(unittest.TestCase):
                 "`docs/` the site;\n`tools/gpu_selftest.py` the GPU self-test; `tools/grade_class.py` the class grader;\n"
                 "`.ci/run` what CI runs.")
         self.assertEqual(release.rewrite_markdown(text).split("\n\n"), [
-            "The rule, which the GPU self-test checks (on every exercise).",
+            "The rule, which the GPU self-test checks\n(on every exercise).",
             "The bins add up to less than n.",
             "`docs/` the site."])
+
+    def test_a_rewritten_paragraph_keeps_its_width(self):
+        # Wrapped again as wide as its widest line was, with the continuation lines' indent;
+        # no code span broken; no line that Markdown would read as a list item, a heading, a
+        # table row or a quote.
+        words = [f"w{i}" for i in range(40)] + ["`a code span`", "-", "3.", "#", "|", ">"] + [f"v{i}" for i in range(40)]
+        lines, line = [], "- A list item (see `tools/grade_class.py`)"
+        for w in words:
+            if len(line) + 1 + len(w) > 60:
+                lines.append(line)
+                line = "  " + w
+            else:
+                line += " " + w
+        text = "\n".join(lines + [line]) + "\n- next item"
+        out = release.rewrite_markdown(text).split("\n")
+        self.assertEqual(out[-1], "- next item")
+        item = out[:-1]
+        self.assertGreater(len(item), 3)
+        self.assertTrue(all(len(x) <= 60 or "`" in x for x in item), item)
+        self.assertTrue(item[0].startswith("- A list item w0 "), item)
+        for x in item[1:]:
+            self.assertTrue(x.startswith("  ") and not re.match(r"\s*(?:[-*+#|>]|\d+\.)(?:\s|$)", x), x)
+        self.assertIn("`a code span`", "\n".join(item))
+        self.assertEqual(" ".join(item).split(), ["-", "A", "list", "item"] + " ".join(words).split())
+
+    def test_a_reference_to_an_omitted_section_goes(self):
+        pages = [("a.md", "# A {#a}\n\nText (its code: \\ref a_ref). More.\n\nSee \\ref a_ref \"the end\", for later.\n"
+                          "<!-- student-release: omit -->\n## Code {#a_ref}\n<!-- student-release: end -->\n"),
+                 ("b.md", "# B {#b}\n\n\\ref a and \\ref b stay.\n")]
+        anchors = release.omitted_anchors(pages)
+        self.assertEqual(anchors, {"a_ref"})
+        lacking = release.Lacking(anchors)
+        self.assertEqual(release.rewrite_markdown(pages[0][1], "a.md", lacking), "# A {#a}\n\nText. More.\n\n")
+        self.assertEqual(release.rewrite_markdown(pages[1][1], "b.md", lacking), pages[1][1])
 
     def test_rows_code_lines_and_links_to_left_out_pages_go(self):
         text = ("| file (`lessons/08-nbody/bad/`) | bug |\n|---|---|\n| `solutions/08-nbody/a.cu` | x |\n| b | y |\n\n"
@@ -128,6 +178,73 @@ class LeftOut(unittest.TestCase):
             self.assertEqual(len(problems), 2, problems)
             self.assertIn("tools/tests/a.sh: names tools/grade_class.py", problems[0])
             self.assertIn("tools/tests/b.py: imports class_grading", problems[1])
+
+
+class Answers(unittest.TestCase):
+    """No file of a release reads as a reference, whole or one kernel at a time (the class
+    grader's comparison), but a starter as the reference of a step before it."""
+
+    def release_with(self, files):
+        """A release folder holding `files` {path: text}; its answers_in lines."""
+        with tempfile.TemporaryDirectory() as d:
+            out = pathlib.Path(d)
+            for path, text in files.items():
+                (out / path).parent.mkdir(parents=True, exist_ok=True)
+                (out / path).write_text(text)
+            return release.answers_in(out)
+
+    def test_a_grader_holding_a_reference_kernel_is_rejected(self):
+        # The 04.3 reference's kernel pasted into a grader file, renamed, its comments gone and
+        # its lines joined: the comparison sees through all of that.
+        ref = (ROOT / "solutions/04-convolution/3_cache_halo.cu").read_text()
+        kernel = ref[ref.index("__global__"):]
+        disguised = re.sub(r"//[^\n]*", "", kernel).replace("conv_cache_halo_kernel", "grader_own").replace("\n", " ")
+        found = self.release_with({"lessons/04-convolution/grader/helpers.cu": "// the grader's\n" + disguised})
+        self.assertTrue(found, "a reference kernel went unseen")
+        self.assertTrue(all(f.startswith("lessons/04-convolution/grader/helpers.cu: ") for f in found), found)
+        self.assertIn("solutions/04-convolution/3_cache_halo.cu", found[0])
+        # and so does problems_in_release, which --check runs first
+        with tempfile.TemporaryDirectory() as d:
+            out = pathlib.Path(d)
+            (out / "x.cu").write_text(disguised)
+            self.assertTrue(any("reads as" in p for p in release.problems_in_release(out)))
+
+    def test_the_course_grader_files_hold_answers_that_the_release_removes(self):
+        # Unstripped, today's grader files are rejected; stripped as the release writes them, not.
+        graders = {p: (ROOT / p).read_text() for p in ("lessons/04-convolution/grader/versions.cu",
+                                                       "lessons/05-histogram/grader/histogram_versions.cu",
+                                                       "lessons/08-nbody/grader/nbody_variants.cu")}
+        found = self.release_with(graders)
+        for path in graders:
+            self.assertTrue(any(f.startswith(path + ": ") for f in found), (path, found))
+        self.assertEqual(self.release_with({p: release.strip_source(t, p) for p, t in graders.items()}), [])
+        # The macro that tells a grader whether it has its answer kernels is defined in the
+        # course only: inside an omitted block of every grader file that defines it.
+        for path in sorted(ROOT.glob("lessons/*/grader/*")):
+            text = path.read_text()
+            if re.search(r"#define LESSON\d\d_ANSWER_KERNELS", text):
+                self.assertNotRegex(release.strip_source(text), r"#define LESSON\d\d_ANSWER_KERNELS", path)
+
+    def test_a_starter_may_read_only_as_a_step_before(self):
+        refs = ROOT / "solutions" / "05-histogram"
+        first, second = (refs / "1_privatized.cu").read_text(), (refs / "2_coarsened.cu").read_text()
+        # the chain: 05.2's starter is 05.1's reference
+        self.assertEqual(self.release_with({"starter/05-histogram/2_coarsened.cu": first}), [])
+        # its own step's reference, or a later step's, is an answer; so is any reference elsewhere
+        for path, text in (("starter/05-histogram/2_coarsened.cu", second), ("starter/05-histogram/1_privatized.cu", second),
+                           ("starter/06-reduction/step2_interleaved_strided.cu", first), ("docs/page.md", second)):
+            found = self.release_with({path: text})
+            self.assertTrue(found and all(f.startswith(path + ": ") for f in found), (path, found))
+
+    def test_a_starter_whose_kernel_is_its_references_is_listed(self):
+        for path in release.SAME_KERNEL_AS_ITS_REFERENCE:
+            mine = copies_kernels((ROOT / path).read_text())
+            theirs = copies_kernels((ROOT / path.replace("starter/", "solutions/", 1)).read_text())
+            self.assertTrue(mine & theirs, f"{path} no longer shares a kernel with its reference: drop it from the list")
+
+
+def copies_kernels(text):
+    return set(release.copies.fingerprints(text)[1])
 
 
 class TheRelease(unittest.TestCase):

@@ -311,7 +311,11 @@ const Step kSteps[] = {
      "make k a template parameter (dispatch in the launcher) so the loops unroll, let each thread compute a block "
      "of outputs in registers (several rows × 4 adjacent columns), so each value read from shared memory feeds many "
      "multiply-adds, and issue all of a thread's tile loads before storing any",
+#ifdef LESSON04_ANSWER_KERNELS
      versions::halo_tile, "halo_tile", "the speed of the halo-tile kernel (the 04.4 starter)",
+#else  // the student release: no reference's kernel to compare with (versions.cuh), the plain hint
+     nullptr, "halo_tile", nullptr,
+#endif
      "faster than the halo tile, but not enough: are the tile loads in flight together (load a thread's share "
      "into registers first, then store it to shared memory; float4 loads where cols % 4 == 0)? Does each thread "
      "compute a wide enough tile (rows × 4 columns, read from shared memory with float4 loads)? Then check "
@@ -440,7 +444,8 @@ void grade_speed(grader::Exercise& ex, const Step& s) {
         }
     }
 #endif
-    ex.diagnose_slow({s.like_label, [&] { s.starter_like(in.data(), out.data(), im.rows, im.cols); }, s.hint, s.otherwise});
+    if (s.starter_like)
+        ex.diagnose_slow({s.like_label, [&] { s.starter_like(in.data(), out.data(), im.rows, im.cols); }, s.hint, s.otherwise});
     if (s.grading.overlaps)
         ex.threshold_overlaps_previous("on the GPUs the course was tested on, this version and the one it starts from "
                                        "are too close to be told apart by speed, so the technique itself is checked in your compiled "
@@ -503,12 +508,14 @@ GRADER_EXERCISE("04.0 convolution on this GPU") {
                                  [&] { versions::global(I, O, rows, cols); }, false);
         pct[{"constant", k}] = row("filter in __constant__ (04.1 reference; 04.2, 04.3 starter)", "constant",
                                    [&] { versions::constant(I, O, rows, cols); }, false);
+#ifdef LESSON04_ANSWER_KERNELS
         pct[{"halo_tile", k}] = row("halo tile in shared memory (04.2 reference; 04.4 starter)", "halo_tile",
                                     [&] { versions::halo_tile(I, O, rows, cols); }, false);
         pct[{"cache_halo", k}] = row("inner tile, halo through L1 (04.3 reference)", "cache_halo",
                                      [&] { versions::cache_halo(I, O, rows, cols); }, false);
         row("register strips, one tile load in flight (grader's)", "strips_one_load",
             [&] { versions::strips_one_load(I, O, rows, cols); }, false);
+#endif
         for (const Step& s : kSteps)
             pct[{s.key, k}] = row("your " + std::string(s.name) + " (" + s.number + ")", s.key,
                                   [&] { s.conv(I, O, rows, cols); }, true);
@@ -535,8 +542,12 @@ GRADER_EXERCISE("04.0 convolution on this GPU") {
                 fma, copy, ridge, 2 * std::sqrt(ridge));
     std::printf("      Contrast pairs at the graded width, %% of the roofline: the version each exercise starts from ->\n"
                 "      the version it asks for (04.4: yours), and your version:\n");
+#ifndef LESSON04_ANSWER_KERNELS
+    std::printf("        (not in the student release, which holds no answer: the references' rows and the pairs that need them)\n");
+#endif
     for (const Step& s : kSteps) {
         const int k = s.grading.k;
+        if (!pct.count({s.starter_row, k}) || !pct.count({s.reference_row, k})) continue;  // a row left out
         const double from = pct[{s.starter_row, k}], to = pct[{s.reference_row, k}];
         std::printf("        %s %-16s k = %-2d %5.1f %% -> %5.1f %% (x %.2f); yours %5.1f %%\n", s.number, s.name, k, from, to,
                     from > 0 ? to / from : 0.0, pct[{s.key, k}]);

@@ -2,7 +2,8 @@
 // The grader's copies of the notes' four kernels (versions.cuh): written once here, the
 // same code as the starters and references they stand for, so that the teaching table
 // measures exactly the versions each graded exercise separates; and strips_one_load(), the
-// former 04.4 reference, which shows what the current one's loads in flight buy.
+// former 04.4 reference, which shows what the current one's loads in flight buy. The blocks
+// marked student-release: omit hold the answers among them, which the release leaves out.
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -17,9 +18,11 @@ namespace {
 
 constexpr int kTaps = kMaxFilterWidth * kMaxFilterWidth;
 constexpr int kBasicX = 32, kBasicY = 8;             // the untiled kernels' block
+// student-release: omit (the tiled kernels' shapes)
 constexpr int kTile = 32;                            // the tiled kernels' output tile and block side
 constexpr int kOut = kTile;                          // its name in 2_halo_tile.cu, which halo_tile_kernel copies
 constexpr int kMaxIn = kTile + kMaxFilterWidth - 1;  // input tile side for the widest filter
+// student-release: end
 
 __device__ float g_filter[kTaps];
 __constant__ float c_filter[kTaps];
@@ -52,6 +55,7 @@ __global__ void basic_kernel(const float* __restrict__ in, float* __restrict__ o
     if (kMagnitude) magnitude[size_t(y) * cols + x] = mag;
 }
 
+// student-release: omit (the 04.2 and 04.3 references, and the former 04.4 reference)
 // copy of solutions/04-convolution/2_halo_tile.cu: conv_tiled_kernel
 // copy of starter/04-convolution/4_register_blocking.cu: conv_tiled_kernel
 __global__ void __launch_bounds__(kOut * kOut)
@@ -159,6 +163,7 @@ void strips_one_load_launch(const float* in, float* out, int rows, int cols) {
     const dim3 grid((cols + kOneThreadsX - 1) / kOneThreadsX, (rows + kOutRows - 1) / kOutRows);
     strips_one_load_kernel<K><<<grid, dim3(kOneThreadsX, kOneThreadsY)>>>(in, out, rows, cols);
 }
+// student-release: end
 
 dim3 grid_of(int rows, int cols, int bx, int by) { return dim3((cols + bx - 1) / bx, (rows + by - 1) / by); }
 
@@ -186,6 +191,7 @@ void reference(const float* in, float* out, float* magnitude, int rows, int cols
             <<<grid_of(rows, cols, kBasicX, kBasicY), dim3(kBasicX, kBasicY)>>>(in, out, rows, cols, g_k, magnitude);
 }
 
+// student-release: omit (the launchers of the answers above)
 void halo_tile(const float* in, float* out, int rows, int cols) {
     if (rows > 0 && cols > 0)
         halo_tile_kernel<<<grid_of(rows, cols, kTile, kTile), dim3(kTile, kTile)>>>(in, out, rows, cols, g_k);
@@ -210,5 +216,6 @@ void strips_one_load(const float* in, float* out, int rows, int cols) {
         default: break;
     }
 }
+// student-release: end
 
 }  // namespace versions

@@ -17,6 +17,13 @@
 ///
 /// All follow the contract of convolution.cuh (cross-correlation, zero padding) with the
 /// filter set by set_filter(); all launch on the default stream without synchronizing.
+///
+/// The student release holds no answer: the release tool removes halo_tile() and
+/// cache_halo(), which run the 04.2 and 04.3 references' kernels, and strips_one_load(),
+/// the former 04.4 reference, which passes 04.4, together with LESSON04_ANSWER_KERNELS.
+/// The release's grader then leaves out what times them: their rows of the 04.0 table, the
+/// contrast pairs that need those rows, and 04.4's measured slow hint (04.4 gives its plain
+/// hint instead).
 #pragma once
 
 namespace versions {
@@ -32,6 +39,10 @@ void constant(const float* in, float* out, int rows, int cols);
 /// = Σ |w(i, j)| · |in(y − r + i, x − r + j)| over the same taps, the scale of the pixel's
 /// error bound (theory.md, "How close is correct").
 void reference(const float* in, float* out, float* magnitude, int rows, int cols);
+// student-release: omit (answers: the release's grader is built without them)
+/// Defined where the grader has halo_tile(), cache_halo() and strips_one_load(), which answer
+/// an exercise: in the course, not in the student release.
+#define LESSON04_ANSWER_KERNELS 1
 /// Output tile plus halo in shared memory, ghost cells 0 (04.2 reference).
 void halo_tile(const float* in, float* out, int rows, int cols);
 /// Inner tile in shared memory, halo read from global memory (04.3 reference).
@@ -40,5 +51,6 @@ void cache_halo(const float* in, float* out, int rows, int cols);
 /// strip of S outputs per thread (S = 16 up to k = 7, else 8), the tile loaded 4 bytes at a
 /// time, each load stored before the next is issued. Shows what loads in flight buy.
 void strips_one_load(const float* in, float* out, int rows, int cols);
+// student-release: end
 
 }  // namespace versions

@@ -658,13 +658,19 @@ GRADER_EXERCISE("05.0 contention table") {
     };
     const Row rows[] = {
         {"global atomics, 1 byte per thread (05.1 starter)", "global", HistogramVersion::global_atomics, true},
+#ifdef LESSON05_ANSWER_KERNELS  // the references' rows: not in the student release (histogram_versions.cuh)
         {"privatized, 1 byte per thread (05.1 reference)", "privatized", HistogramVersion::privatized, true},
+#endif
         {"coarsened, interleaved single bytes", "interleaved_bytes", HistogramVersion::interleaved_bytes, false},
         {"coarsened, contiguous single bytes", "contiguous_bytes", HistogramVersion::contiguous_bytes, false},
+#ifdef LESSON05_ANSWER_KERNELS
         {"coarsened, interleaved uint4 (05.2 reference)", "interleaved_uint4", HistogramVersion::interleaved_uint4, false},
+#endif
         {"coarsened, contiguous uint4", "contiguous_uint4", HistogramVersion::contiguous_uint4, false},
         {"warp-aggregated, __match_any_sync, uint4", "aggregated", HistogramVersion::warp_aggregated, false},
+#ifdef LESSON05_ANSWER_KERNELS
         {"32 copies, one per lane, uint4 (05.3 reference)", "per_lane", HistogramVersion::per_lane_copies, false},
+#endif
     };
     struct StudentRow {
         const char* label;
@@ -715,6 +721,9 @@ GRADER_EXERCISE("05.0 contention table") {
                 "      one atomic per byte or per few bytes is too slow for more. Why the rows differ: theory.md,\n"
                 "      \"The teaching table\".\n",
                 copy, mib(n_slow).c_str(), mib(n_slow).c_str());
+#ifndef LESSON05_ANSWER_KERNELS
+    std::printf("      Not in the student release, which holds no answer: the rows of the references' kernels.\n");
+#endif
 }
 
 GRADER_EXERCISE("05.1 privatization") {
@@ -751,12 +760,14 @@ GRADER_EXERCISE("05.2 coarsening") {
     // on the GPU's caches to grade at the 1.21 × the margins need: a teaching row.
     t.version_baseline("contiguous uint4 chunks (grader kernel)", HistogramVersion::contiguous_uint4);
     const grader::Baseline vendor = t.cub_baseline();
+#ifdef LESSON05_ANSWER_KERNELS  // the student release has no reference's kernel to time: the plain hint
     ex.diagnose_slow({"the speed of one byte per thread with private bins (the starter's kernel)",
                       t.version(HistogramVersion::privatized),
                       "let each thread count many bytes, so that a block merges its bins once for many thousands of bytes",
                       "the bytes per thread are there; check that a warp's loads are coalesced (thread t of the grid reads "
                       "uint4 number t, then t + gridDim.x * blockDim.x, …) and 16 bytes wide, and compare your row with "
                       "the coarsened rows of the 05.0 table"});
+#endif
     ex.grade(grader::versus(vendor), t.call());
     check_largest(ex, histogram_coarsened, "histogram_coarsened");
 }
@@ -781,8 +792,14 @@ GRADER_EXERCISE("05.3 skewed inputs") {
         ex.grade(grader::versus(cub_uniform), t.call(), "uniform bytes");
     }
     TimedHistogram t(ex, histogram_skew_resistant, "histogram_skew_resistant", n, Kind::skewed);
+#ifdef LESSON05_ANSWER_KERNELS  // the student release has no reference's kernel to time: the plain hint
     t.version_baseline("one copy of the bins (the starter, grader copy)", HistogramVersion::interleaved_uint4);
+#else
+    ex.hint("give each lane of a warp its own copy of the bins (bin v of copy l at word v * 32 + l), so that no two "
+            "lanes of a warp update one word or one bank, whatever the bytes, and merge the copies once per block");
+#endif
     const grader::Baseline vendor = t.cub_baseline();
+#ifdef LESSON05_ANSWER_KERNELS
     ex.diagnose_slow({"the speed of one copy of the bins in shared memory (the starter's kernel)",
                       t.version(HistogramVersion::interleaved_uint4),
                       "your kernel is no faster than one shared copy of the bins: give each lane of a warp its own copy "
@@ -792,6 +809,7 @@ GRADER_EXERCISE("05.3 skewed inputs") {
                       "your kernel is not limited like the starter; compare its rows with the per-lane row of the 05.0 "
                       "table, from uniform bytes to one value, and check that its loads are still the 16-byte coalesced "
                       "ones of 05.2 and that each block merges its copies once"});
+#endif
     ex.grade(grader::versus(vendor), t.call());
     check_largest(ex, histogram_skew_resistant, "histogram_skew_resistant");
 }

@@ -5,7 +5,8 @@
 // table, the slow diagnoses and the thresholds then time the kernel the student starts
 // from or aims at. The others are the same few building blocks — bins in shared memory,
 // filled with atomics and merged into the global bins once per block — combined with
-// different ways of walking the input.
+// different ways of walking the input. The blocks marked student-release: omit hold the
+// copies of the references' kernels, which the release leaves out.
 #include <cuda_runtime.h>
 
 #include <map>
@@ -69,6 +70,7 @@ __global__ void global_atomics_kernel(const unsigned char* in, size_t n, unsigne
     if (i < n) atomicAdd(&bins[in[i]], 1u);
 }
 
+// student-release: omit (the 05.1, 05.2 and 05.3 references)
 // The course kernels that use names of their own file (kBlock, count16, …) live in one
 // namespace per reference file, beside copies of what they use under the same names: the
 // files give those names different meanings.
@@ -197,6 +199,7 @@ __global__ void __launch_bounds__(kBlock)
 }
 
 }  // namespace skew_resistant
+// student-release: end
 
 // Many bytes per thread. Interleaved: thread t reads units t, t + T, t + 2T, … (T threads
 // in the grid), so a warp's load covers consecutive units. Contiguous: thread t reads the
@@ -287,6 +290,7 @@ void launch_coarsened(const unsigned char* in, size_t n, unsigned int* bins) {
     kernel<<<blocks, kCoarsenedBlock>>>(in, n, bins);
 }
 
+// student-release: omit (their launch)
 // coarsened::kernel or skew_resistant::kernel, launched as 2_coarsened.cu and
 // 3_skew_resistant.cu launch it: as many blocks as fit (the SM count asked of the runtime,
 // as there and in resident_blocks), but none without at least one uint4 per thread.
@@ -296,6 +300,7 @@ void launch_resident(void (*kernel)(const unsigned char*, size_t, unsigned int*)
                      unsigned int* bins) {
     kernel<<<coarsened_grid(reinterpret_cast<const void*>(kernel), n / 16), kCoarsenedBlock>>>(in, n, bins);
 }
+// student-release: end
 
 }  // namespace
 
@@ -307,19 +312,25 @@ void histogram_version(HistogramVersion v, const unsigned char* in, size_t n, un
             global_atomics_kernel<<<unsigned((n + kOneBytePerThreadBlock - 1) / kOneBytePerThreadBlock),
                                     kOneBytePerThreadBlock>>>(in, n, bins);
             break;
+        // student-release: omit
         case HistogramVersion::privatized:  // 1_privatized.cu's launch
             privatized::kernel<<<unsigned((n + privatized::kBlock - 1) / privatized::kBlock), privatized::kBlock>>>(
                 in, n, bins);
             break;
+        // student-release: end
         case HistogramVersion::interleaved_bytes: launch_coarsened<false, false, 1>(in, n, bins); break;
         case HistogramVersion::contiguous_bytes: launch_coarsened<true, false, 1>(in, n, bins); break;
+        // student-release: omit
         case HistogramVersion::interleaved_uint4: launch_resident(coarsened::kernel, in, n, bins); break;
+        // student-release: end
         case HistogramVersion::contiguous_uint4: launch_coarsened<true, true, 1>(in, n, bins); break;
         case HistogramVersion::warp_aggregated: {
             const unsigned int blocks = coarsened_grid(reinterpret_cast<const void*>(warp_aggregated_kernel), n / 16);
             warp_aggregated_kernel<<<blocks, kCoarsenedBlock>>>(in, n, bins);
             break;
         }
+        // student-release: omit
         case HistogramVersion::per_lane_copies: launch_resident(skew_resistant::kernel, in, n, bins); break;
+        // student-release: end
     }
 }

@@ -630,16 +630,23 @@ GRADER_EXERCISE("08.0 interaction table") {
     table.heading("where the bodies come from (1 / sqrtf)");
     table.row("global memory, every body (08.1 starter)", "naive_recip_sqrt_gflops", w,
               [&](int) { variants::naive(p, a, n, eps2, InvCube::recip_sqrt); });
+#ifdef LESSON08_ANSWER_KERNELS  // a reference's row: not in the student release (nbody_variants.cuh)
     table.row("tiles of blockDim.x in shared memory (08.1 reference)", "tiled_runtime_recip_sqrt_gflops", w,
               [&](int) { variants::tiled_runtime(p, a, n, eps2, InvCube::recip_sqrt); });
+#endif
     table.heading("the same two with rsqrtf");
     table.row("global memory, every body (the notes' kernel)", "naive_rsqrt_gflops", w,
               [&](int) { variants::naive(p, a, n, eps2, InvCube::rsqrt); });
     table.row("tiles of blockDim.x in shared memory", "tiled_runtime_rsqrt_gflops", w,
               [&](int) { variants::tiled_runtime(p, a, n, eps2, InvCube::rsqrt); });
     table.heading("tile of 256 fixed at compile time, rsqrtf, unrolled");
+#ifdef LESSON08_ANSWER_KERNELS
+    const std::string reference = " (08.2 reference)";
+#else  // the grader's own kernel of the reference's shape (nbody_variants.cuh)
+    const std::string reference = " (the 08.2 reference's shape)";
+#endif
     for (int u : {1, 2, 4, 8, 16, 256})
-        table.row("#pragma unroll " + std::to_string(u) + (u == variants::kReferenceUnroll ? " (08.2 reference)" : ""),
+        table.row("#pragma unroll " + std::to_string(u) + (u == variants::kReferenceUnroll ? reference : ""),
                   "unroll_" + std::to_string(u) + "_gflops", w,
                   [&, u](int) { variants::tiled_fixed(p, a, n, eps2, InvCube::rsqrt, u); });
     table.heading("the inverse cube, tile 256, unroll " + std::to_string(variants::kReferenceUnroll));
@@ -671,6 +678,12 @@ GRADER_EXERCISE("08.0 interaction table") {
     table.print(format("All pairs of %d Plummer bodies on this GPU, 20 flops per interaction (G interactions/s = "
                        "GFLOP/s ÷ 20); FP32 FMA peak measured now: %.0f GFLOP/s. Median of %d runs:",
                        n, peak, o.timing.runs));
+#ifndef LESSON08_ANSWER_KERNELS
+    std::printf("      Not in the student release, which holds no answer: the row of the 08.1 reference, and below, the rows\n"
+                "      of several threads per body; the unroll-%d row and the 08.3 baseline are the grader's own kernel of\n"
+                "      the 08.2 reference's shape.\n",
+                variants::kReferenceUnroll);
+#endif
 
     // Threads per body at 08.3's timed n: half a block of 256 per SM with one thread per body.
     const int small = split_timed_n();
@@ -686,12 +699,19 @@ GRADER_EXERCISE("08.0 interaction table") {
     grader::TeachingTable split(ex, o2);
     const grader::Work ws = work(small);
     split.compare_with({0, peak});
-    const double one = split.row("1 (08.3 starter and baseline)", "split_1_gflops", ws,
+#ifdef LESSON08_ANSWER_KERNELS
+    const char* one_label = "1 (08.3 starter and baseline)";
+#else
+    const char* one_label = "1 (the 08.3 baseline)";
+#endif
+    const double one = split.row(one_label, "split_1_gflops", ws,
                                  [&](int) { variants::split(ps, as, small, eps2, 1); });
     split.compare_with({one, peak});
+#ifdef LESSON08_ANSWER_KERNELS  // several threads per body pass 08.3: not in the student release
     for (int t : {2, 4, 8, 16})
         split.row(std::to_string(t), "split_" + std::to_string(t) + "_gflops", ws,
                   [&, t](int) { variants::split(ps, as, small, eps2, t); });
+#endif
     split.row("your nbody_split (08.3)", "student_08_3_small_gflops", ws,
               [&](int) { nbody_split(ps, as, small, eps2); }, true, {},
               [&] { return sample_is_right(acc_small, host_small, eps2); });
@@ -728,6 +748,7 @@ GRADER_EXERCISE("08.2 the inner loop") {
     ex.hint(hint);
     check_contract(ex, "nbody_unrolled", nbody_unrolled);
     TimedCall t(ex, "nbody_unrolled", nbody_unrolled, kTimedN);
+#ifdef LESSON08_ANSWER_KERNELS  // the student release has no reference's kernel to time: the plain hint
     ex.diagnose_slow({"the speed of the 08.1 reference (tiles of blockDim.x, 1 / sqrtf)",
                       [&] {
                           variants::tiled_runtime(t.pos.data(), t.acc.data(), t.used, t.eps2, variants::InvCube::recip_sqrt);
@@ -735,6 +756,7 @@ GRADER_EXERCISE("08.2 the inner loop") {
                       hint,
                       "look for what the compiler could not simplify: a powf, a double constant or a double function "
                       "in the interaction, a loop it cannot unroll (compare your row with the 08.0 table)"});
+#endif
     const grader::Work w = work(t.n);
     ex.grade(grader::roofline(w.bytes, w.flops), t.call);
 }
@@ -750,7 +772,12 @@ GRADER_EXERCISE("08.3 several threads per body") {
     const grader::Baseline baseline = time_baseline(ex, t);
     ex.diagnose_slow({"the speed of one thread per body",
                       [&] { variants::one_thread_per_body(t.pos.data(), t.acc.data(), t.used, t.eps2); }, hint,
+#ifdef LESSON08_ANSWER_KERNELS
                       "the work is split but not fast enough: compare your row with the threads-per-body sweep of the "
                       "08.0 table (too few blocks, a warp reading several parts of the tile, or a slow combining step)"});
+#else  // the student release has no sweep (nbody_variants.cuh)
+                      "the work is split but not fast enough: look for too few blocks, a warp reading several parts of "
+                      "the tile, or a slow combining step"});
+#endif
     ex.grade(grader::versus(baseline), t.call);
 }

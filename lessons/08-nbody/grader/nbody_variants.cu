@@ -4,7 +4,8 @@
 // or a reference's) runs a copy of it, marked `// copy of` and checked by
 // tools/tests/test_kernel_copies.py, launched as its file launches it: the teaching table,
 // the slow diagnoses and 08.3's baseline then time the kernel the student starts from or
-// aims at, down to the order of its additions.
+// aims at, down to the order of its additions. The blocks marked student-release: omit hold
+// the copies of the references' kernels, which the release leaves out (nbody_variants.cuh).
 #include <stdexcept>
 #include <string>
 
@@ -16,6 +17,11 @@ namespace variants {
 namespace {
 
 constexpr int kBlock = 256;  // threads per block and bodies per tile, everywhere here
+#ifdef LESSON08_ANSWER_KERNELS
+constexpr bool kAnswerKernels = true;
+#else
+constexpr bool kAnswerKernels = false;  // the student release (nbody_variants.cuh)
+#endif
 
 __device__ __forceinline__ float rsqrt_ftz(float x) {
     float r;
@@ -75,8 +81,10 @@ namespace tiled {
 constexpr int kBlock = 256;  // as in the three files
 
 // copy of starter/08-nbody/1_tiled.cu: add_interaction
-// copy of solutions/08-nbody/1_tiled.cu: add_interaction
 // copy of starter/08-nbody/2_unrolled.cu: add_interaction
+// student-release: omit (the release has no solutions/ for this marker to name)
+// copy of solutions/08-nbody/1_tiled.cu: add_interaction
+// student-release: end
 __device__ __forceinline__ void add_interaction(float4 me, float4 other, float eps2, float3& a) {
     const float dx = other.x - me.x, dy = other.y - me.y, dz = other.z - me.z;
     const float r2 = dx * dx + dy * dy + dz * dz + eps2;
@@ -97,6 +105,7 @@ __global__ void naive_kernel(const float4* __restrict__ pos_mass, float4* __rest
     acc[i] = make_float4(a.x, a.y, a.z, 0.f);
 }
 
+// student-release: omit (the 08.1 reference)
 // copy of solutions/08-nbody/1_tiled.cu: nbody_tiled_kernel
 // copy of starter/08-nbody/2_unrolled.cu: nbody_runtime_tile_kernel
 __global__ void tiled_kernel(const float4* __restrict__ pos_mass, float4* __restrict__ acc, int n, float eps2) {
@@ -114,9 +123,11 @@ __global__ void tiled_kernel(const float4* __restrict__ pos_mass, float4* __rest
     }
     if (i < n) acc[i] = make_float4(a.x, a.y, a.z, 0.f);
 }
+// student-release: end
 
 }  // namespace tiled
 
+// student-release: omit (the 08.2 reference)
 // 08.2's reference, which is 08.3's starter and baseline: tiles of 256 fixed at compile
 // time, the last one padded, unrolled 16 times, rsqrtf. (fixed_kernel below computes the
 // same for P = 1, but it is not the file's code.)
@@ -164,6 +175,7 @@ void launch(const float4* pos_mass, float4* acc, int n, float eps2) {
 }
 
 }  // namespace unrolled
+// student-release: end
 
 // ------------------------------------------------------------------ one thread per body
 // The shapes of tiled's two kernels with add_interaction<M> above (eps2 first): the
@@ -196,13 +208,16 @@ __global__ void tiled_runtime_kernel(const float4* __restrict__ pos_mass, float4
 }
 
 // P threads per body (P = 1: one thread per body); thread `part` of a body takes the
-// part-th slice of every tile. The same kernel serves tiled_fixed (P = 1) and split.
+// part-th slice of every tile. The same kernel serves tiled_fixed (P = 1) and split. With P > 1
+// it passes 08.3, whose answer no starter ships: the student release has P = 1 only.
 template <InvCube M, int kUnroll, int P>
 __global__ void __launch_bounds__(kBlock)
     fixed_kernel(const float4* __restrict__ pos_mass, float4* __restrict__ acc, int n, float eps2) {
     constexpr int kBodies = kBlock / P, kPart = kBlock / P;
     __shared__ float4 tile[kBlock];
+    // student-release: omit (several threads per body: 08.3)
     __shared__ float3 partial[P > 1 ? kBlock : 1];
+    // student-release: end
     const int body = threadIdx.x % kBodies, part = threadIdx.x / kBodies;
     const int i = blockIdx.x * kBodies + body;
     const float4 me = body_or_nothing(pos_mass, i, n);
@@ -215,6 +230,7 @@ __global__ void __launch_bounds__(kBlock)
         for (int k = 0; k < kPart; ++k) add_interaction<M>(me, mine[k], eps2, a);
         __syncthreads();
     }
+    // student-release: omit
     if constexpr (P > 1) {
         partial[threadIdx.x] = a;
         __syncthreads();
@@ -224,12 +240,26 @@ __global__ void __launch_bounds__(kBlock)
             a.x += b.x, a.y += b.y, a.z += b.z;
         }
     }
+    // student-release: end
+    static_assert(P == 1 || kAnswerKernels, "several threads per body: not in the student release");
     store(acc, i, n, a);
 }
 
 template <InvCube M, int kUnroll, int P = 1>
 void launch_fixed(const float4* pos_mass, float4* acc, int n, float eps2) {
     fixed_kernel<M, kUnroll, P><<<blocks_for(n, kBlock / P), kBlock>>>(pos_mass, acc, n, eps2);
+}
+
+// One thread per body, tiles of 256 fixed, unrolled kReferenceUnroll times, rsqrtf: the 08.2
+// reference's kernel, which is the 08.3 starter's, where the grader has it; in the student
+// release, which holds no answer, the grader's own kernel of that shape (fixed_kernel, P = 1),
+// which adds the same terms in the same order.
+void one_per_body(const float4* pos_mass, float4* acc, int n, float eps2) {
+#ifdef LESSON08_ANSWER_KERNELS
+    unrolled::launch(pos_mass, acc, n, eps2);
+#else
+    launch_fixed<InvCube::rsqrt, kReferenceUnroll>(pos_mass, acc, n, eps2);
+#endif
 }
 
 // ------------------------------------------------------------------ other layouts
@@ -329,7 +359,9 @@ __global__ void __launch_bounds__(kBlock)
                    float eps2) {
     constexpr int kBodies = kBlock / P, kPart = kBlock / P;
     __shared__ float4 tile[kBlock];
+    // student-release: omit (several threads per body: 08.3)
     __shared__ float3 partial_a[P > 1 ? kBlock : 1], partial_g[P > 1 ? kBlock : 1];
+    // student-release: end
     const int body = threadIdx.x % kBodies, part = threadIdx.x / kBodies;
     const int i = blockIdx.x * kBodies + body;
     const float4 me = body_or_nothing(pos_mass, i, n);
@@ -351,6 +383,7 @@ __global__ void __launch_bounds__(kBlock)
         }
         __syncthreads();
     }
+    // student-release: omit
     if constexpr (P > 1) {
         partial_a[threadIdx.x] = a, partial_g[threadIdx.x] = g;
         __syncthreads();
@@ -361,6 +394,8 @@ __global__ void __launch_bounds__(kBlock)
             g.x += h.x, g.y += h.y, g.z += h.z;
         }
     }
+    // student-release: end
+    static_assert(P == 1 || kAnswerKernels, "several threads per body: not in the student release");
     if (i < n) acc[i] = make_float4(a.x, a.y, a.z, 0.f), magnitude[i] = make_float4(g.x, g.y, g.z, 0.f);
 }
 
@@ -393,11 +428,13 @@ void tiled_runtime(const float4* pos_mass, float4* acc, int n, float eps2, InvCu
         case InvCube::rsqrt:
             tiled_runtime_kernel<InvCube::rsqrt><<<blocks, kBlock, shared>>>(pos_mass, acc, n, eps2);
             break;
+        // student-release: omit
         case InvCube::recip_sqrt: {  // the 08.1 reference, with its file's grid, block and shared memory
             const int grid = (n + tiled::kBlock - 1) / tiled::kBlock;
             tiled::tiled_kernel<<<grid, tiled::kBlock, tiled::kBlock * sizeof(float4)>>>(pos_mass, acc, n, eps2);
             break;
         }
+        // student-release: end
         default: unsupported("run-time tile kernel with math", int(math));
     }
 }
@@ -410,7 +447,7 @@ void tiled_fixed(const float4* pos_mass, float4* acc, int n, float eps2, InvCube
             case 2: return launch_fixed<InvCube::rsqrt, 2>(pos_mass, acc, n, eps2);
             case 4: return launch_fixed<InvCube::rsqrt, 4>(pos_mass, acc, n, eps2);
             case 8: return launch_fixed<InvCube::rsqrt, 8>(pos_mass, acc, n, eps2);
-            case 16: return unrolled::launch(pos_mass, acc, n, eps2);  // the 08.2 reference
+            case 16: return one_per_body(pos_mass, acc, n, eps2);  // the 08.2 reference
             case 256: return launch_fixed<InvCube::rsqrt, 256>(pos_mass, acc, n, eps2);
             default: unsupported("unroll factor", unroll);
         }
@@ -426,18 +463,22 @@ void tiled_fixed(const float4* pos_mass, float4* acc, int n, float eps2, InvCube
 }
 
 void one_thread_per_body(const float4* pos_mass, float4* acc, int n, float eps2) {
-    unrolled::launch(pos_mass, acc, n, eps2);
+    one_per_body(pos_mass, acc, n, eps2);
 }
 
 void split(const float4* pos_mass, float4* acc, int n, float eps2, int threads_per_body) {
+    // student-release: omit (several threads per body: 08.3's answer)
     constexpr auto M = InvCube::rsqrt;
     constexpr int U = kReferenceUnroll;
+    // student-release: end
     switch (threads_per_body) {
-        case 1: return unrolled::launch(pos_mass, acc, n, eps2);  // the 08.3 starter
+        case 1: return one_per_body(pos_mass, acc, n, eps2);  // the 08.3 starter
+        // student-release: omit
         case 2: return launch_fixed<M, U, 2>(pos_mass, acc, n, eps2);
         case 4: return launch_fixed<M, U, 4>(pos_mass, acc, n, eps2);
         case 8: return launch_fixed<M, U, 8>(pos_mass, acc, n, eps2);
         case 16: return launch_fixed<M, U, 16>(pos_mass, acc, n, eps2);
+        // student-release: end
         default: unsupported("threads per body", threads_per_body);
     }
 }
@@ -456,13 +497,17 @@ void tiled_aos7(const Body7* bodies, float4* acc, int n, float eps2) {
 }
 
 void checked(const float4* pos_mass, float4* acc, float4* magnitude, int n, float eps2) {
-    int p = 1;  // the SMs this process may use (gpu.cuh: --sms included)
-    while (p < 8 && blocks_for(n, kBlock / p) < 2 * grader::gpu().sms) p *= 2;
+    int p = 1;
+    // student-release: omit (several threads per body: the student release checks with one)
+    while (p < 8 && blocks_for(n, kBlock / p) < 2 * grader::gpu().sms) p *= 2;  // the SMs this process may use (--sms included)
+    // student-release: end
     switch (p) {
         case 1: launch_checked<1>(pos_mass, acc, magnitude, n, eps2); break;
+        // student-release: omit
         case 2: launch_checked<2>(pos_mass, acc, magnitude, n, eps2); break;
         case 4: launch_checked<4>(pos_mass, acc, magnitude, n, eps2); break;
         default: launch_checked<8>(pos_mass, acc, magnitude, n, eps2); break;
+        // student-release: end
     }
     CUDA_CHECK(cudaGetLastError());
 }

@@ -12,8 +12,24 @@
 /// kernel (`// copy of` in nbody_variants.cu) with the grid, block and shared memory of
 /// that file's launcher; the grader's own variants add r2 from eps2 and take m·(r·r·r), as
 /// 08.2's reference does.
+///
+/// The student release holds no answer: the release tool removes the copies of the 08.1
+/// and 08.2 references' kernels and every kernel with several threads per body (which
+/// passes 08.3: split() above 1, checked() above 1), together with LESSON08_ANSWER_KERNELS.
+/// There tiled_runtime() has no recip_sqrt, so the release's grader leaves out the 08.0 row
+/// of the 08.1 reference, the threads-per-body rows above 1 and 08.2's measured slow hint
+/// (08.2 gives its plain hint instead); checked() uses one thread per body; and where the
+/// 08.2 reference's kernel runs here (tiled_fixed() with rsqrt and kReferenceUnroll,
+/// one_thread_per_body(), split() with 1), the release runs the grader's own kernel of its
+/// shape, which adds the same terms in the same order: 08.3's baseline comes from it.
 #pragma once
 #include <cuda_runtime.h>
+
+// student-release: omit (answers: the release's grader is built without them)
+/// Defined where the grader has the kernels above that answer an exercise: in the course,
+/// not in the student release.
+#define LESSON08_ANSWER_KERNELS 1
+// student-release: end
 
 namespace variants {
 
