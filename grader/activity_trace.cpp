@@ -9,6 +9,8 @@
 #ifdef GRADER_HAVE_CUPTI
 #include <cuda_runtime.h>
 #include <cupti.h>
+
+#include "grader/outside_calls.hpp"
 #endif
 
 namespace grader {
@@ -118,9 +120,15 @@ ActivityTrace::ActivityTrace(bool copies) : copies_(copies) {
         return;
     }
     running_ = true;  // from here on, disable() undoes whatever was enabled
-    if (copies_) error_ = failed(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY), "cuptiActivityEnable(MEMCPY)");
-    if (error_.empty())
-        error_ = failed(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL), "cuptiActivityEnable(CONCURRENT_KERNEL)");
+    // CUPTI starts its worker threads here, the first time a kind is enabled in the process;
+    // they are the grader's, not threads the submission left running (outside_calls.hpp). A
+    // forced flush walks the buffer path once, so that a thread it needs is started now too.
+    grader_starts_threads([&] {
+        if (copies_) error_ = failed(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY), "cuptiActivityEnable(MEMCPY)");
+        if (error_.empty())
+            error_ = failed(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL), "cuptiActivityEnable(CONCURRENT_KERNEL)");
+        if (error_.empty()) cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+    });
     if (!error_.empty()) disable();
 }
 
@@ -138,8 +146,11 @@ std::vector<Activity> ActivityTrace::stop() {
     std::vector<Activity> out;
     if (!running_) return out;
     cudaDeviceSynchronize();  // every record complete, its end time included
-    const std::string flushed = failed(cuptiActivityFlushAll(0), "cuptiActivityFlushAll");
-    disable();
+    std::string flushed;
+    grader_starts_threads([&] {  // as in the constructor: CUPTI's threads, should it start more
+        flushed = failed(cuptiActivityFlushAll(0), "cuptiActivityFlushAll");
+        disable();
+    });
     Collected& c = collected();
     std::lock_guard<std::mutex> hold(c.lock);
     dropped_ = c.dropped;

@@ -26,6 +26,7 @@
 /// between the call's return and the check escapes it: it ran for microseconds, outside no
 /// interval the grader times or prepares. docs/trust_model.md says what remains possible.
 #pragma once
+#include <functional>
 #include <stdexcept>
 #include <string>
 
@@ -41,6 +42,12 @@ struct LeftRunning : std::runtime_error {
 /// constructor once the context is made, and before every run of code that can be the
 /// student's.
 void entering_student_code();
+
+/// Runs `start`, grader code that may start threads of its own (CUPTI starts its workers when
+/// an activity kind is first enabled, activity_trace.cpp), and records the threads that
+/// appeared while it ran as the grader's. A thread alive before is not recorded by this: if it
+/// is the submission's, the next check still finds it.
+void grader_starts_threads(const std::function<void()>& start);
 
 /// What is running now that the grader did not start: threads not recorded by
 /// entering_student_code and child processes, in words ("2 threads (worker, worker) and 1

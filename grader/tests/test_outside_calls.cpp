@@ -59,3 +59,20 @@ TEST_CASE("a child process is seen until it is reaped") {
     waitpid(child, &status, 0);
     CHECK(grader::left_running().empty());
 }
+
+TEST_CASE("threads a grader component starts are the grader's; one alive before it is not") {
+    grader::entering_student_code();
+    std::atomic<bool> stop{false};
+    const auto spin = [&] {
+        while (!stop) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    };
+    std::thread earlier(spin);  // as a submission's thread, alive before the grader's step
+    std::thread worker;
+    grader::grader_starts_threads([&] { worker = std::thread(spin); });  // as CUPTI's workers
+    const std::string found = grader::left_running();
+    CHECK(found.find("1 thread") == 0);  // the earlier one only
+    stop = true;
+    earlier.join();
+    worker.join();
+    CHECK(grader::left_running().empty());
+}
