@@ -47,7 +47,9 @@ LITERAL_EMPHASIS = re.compile(r"\*\*|(?<!\w)__(?!\w)")
 # heading's text (&lt;tt&gt; in the page) and into the sidebar's labels, which its navtree.js
 # shows as text. A heading must name an option or a program without backticks.
 LITERAL_TAG = re.compile(r"<(?:tt|code)>")
-LITERAL_TAG_WHY = "literal <tt> or <code> (a code span in a heading: write the heading without backticks)"
+LITERAL_TAG_WHY = ("literal <tt> or <code> (a code span in a heading: write the heading without backticks; or text "
+                   "Doxygen left unconverted after a command it could not close, such as a \\ref whose quoted "
+                   "title runs over two lines)")
 # A label of the sidebar in Doxygen's navigation-tree scripts (navtreedata.js, one per page):
 #   [ "Label", "page.html#anchor", children ]
 TREE_LABEL = re.compile(r'^\s*\[ "((?:[^"\\]|\\.)*)", "', re.M)

@@ -78,8 +78,7 @@ class StaticChecks(unittest.TestCase):
         heading = ('<h1><a class="anchor" id="trust_model_static"></a>\n'
                    'What &lt;tt&gt;grade&lt;/tt&gt; checks before the build</h1>\n<p>Run <code>grade</code>.</p>')
         found = self.site(heading)
-        self.assertEqual(found, ["index.html: literal <tt> or <code> (a code span in a heading: write the heading "
-                                 "without backticks) at line 3: \"What <tt>grade</tt> checks before the build\""])
+        self.assertEqual(found, [f"index.html: {cs.LITERAL_TAG_WHY} at line 3: \"What <tt>grade</tt> checks before the build\""])
         self.assertEqual(self.site(heading.replace("&lt;tt&gt;grade&lt;/tt&gt;", "the grader")), [])
         with tempfile.TemporaryDirectory() as d:
             site = pathlib.Path(d)
@@ -90,8 +89,7 @@ class StaticChecks(unittest.TestCase):
                 '    ] ]\n];\n', encoding="utf-8")
             (site / "menu.js").write_text('x.innerHTML = "<code>" + label + "</code>";\n', encoding="utf-8")
             self.assertEqual(cs.static_problems(site), [
-                "developers.js: literal <tt> or <code> (a code span in a heading: write the heading without "
-                "backticks) in the sidebar at line 4: \"What <tt>grade</tt> checks before the build\""])
+                f"developers.js: {cs.LITERAL_TAG_WHY} in the sidebar at line 4: \"What <tt>grade</tt> checks before the build\""])
 
 
 class References(unittest.TestCase):
