@@ -103,8 +103,15 @@ void TraceWindow::close() {
 
 ActivityTrace::ActivityTrace(bool copies) : copies_(copies) {
     // Callbacks are registered once per process; CUPTI keeps them across enable and disable.
-    static const std::string registered =
-        failed(cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed), "cuptiActivityRegisterCallbacks");
+    // Whatever threads CUPTI starts, here or when a kind is enabled below, are the grader's,
+    // not threads the submission left running (outside_calls.hpp).
+    static const std::string registered = [] {
+        std::string why;
+        grader_starts_threads([&] {
+            why = failed(cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed), "cuptiActivityRegisterCallbacks");
+        });
+        return why;
+    }();
     if (!registered.empty()) {
         error_ = registered;
         return;
@@ -120,8 +127,7 @@ ActivityTrace::ActivityTrace(bool copies) : copies_(copies) {
         return;
     }
     running_ = true;  // from here on, disable() undoes whatever was enabled
-    // CUPTI starts its worker threads here, the first time a kind is enabled in the process;
-    // they are the grader's, not threads the submission left running (outside_calls.hpp). A
+    // CUPTI starts its worker threads the first time a kind is enabled in the process. A
     // forced flush walks the buffer path once, so that a thread it needs is started now too.
     grader_starts_threads([&] {
         if (copies_) error_ = failed(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY), "cuptiActivityEnable(MEMCPY)");
