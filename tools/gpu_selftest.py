@@ -115,7 +115,7 @@ def load_run(ref_dir, sta_dir):
 
 def mechanism_exercises(root):
     """The exercise numbers ("03.2") that have a mechanism check: the section headers
-    [EXERCISE FILE] of root/lessons/*/technique.txt (grader/technique.hpp gives the format).
+    [EXERCISE FILE] of root/lessons/*/technique.txt (grader/supervisor/technique.hpp gives the format).
     Comments and other lines are ignored; no file, or one that cannot be read, adds nothing
     (a tree without technique files has no mechanism check)."""
     numbers = set()

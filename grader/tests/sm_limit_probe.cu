@@ -27,9 +27,9 @@
 #include <thread>
 #include <vector>
 
-#include "grader/gpu.cuh"
-#include "grader/settings.hpp"
-#include "grader/sm_limit.cuh"
+#include "grader/common/gpu.cuh"
+#include "grader/common/settings.hpp"
+#include "grader/common/sm_limit.cuh"
 
 namespace {
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// technique_probe: the mechanism check (grader/technique.hpp) on one compiled file, outside
+// technique_probe: the mechanism check (grader/supervisor/technique.hpp) on one compiled file, outside
 // `grade`. tools/tests/test_technique_rules.py builds it with the host compiler alone and
 // runs it on every starter, reference and known-bad file of the checked exercises; an
 // instructor can run it on a kernel to see what the check sees.
@@ -14,8 +14,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "grader/technique.hpp"
-#include "grader/text_file.hpp"
+#include "grader/common/text_file.hpp"
+#include "grader/supervisor/technique.hpp"
 
 namespace {
 

@@ -3,7 +3,7 @@
 
 #include <stdexcept>
 
-#include "grader/buffer_layout.hpp"
+#include "grader/exercise/buffer_layout.hpp"
 
 namespace {
 constexpr size_t kAlign = 256;

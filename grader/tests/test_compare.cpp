@@ -5,7 +5,7 @@
 #include <cstring>
 #include <limits>
 
-#include "grader/compare.hpp"
+#include "grader/exercise/compare.hpp"
 
 using grader::compare;
 using grader::Tolerance;

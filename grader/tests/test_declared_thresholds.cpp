@@ -4,7 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "grader/declared_thresholds.hpp"
+#include "grader/common/declared_thresholds.hpp"
 
 namespace {
 grader::Ceilings gpu() {

@@ -3,7 +3,7 @@
 
 #include <stdexcept>
 
-#include "grader/expectation.hpp"
+#include "grader/supervisor/expectation.hpp"
 
 namespace {
 

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "grader/inputs.hpp"
+#include "grader/exercise/inputs.hpp"
 
 TEST_CASE("the zeros distribution has exact zeros of both signs") {
     grader::Rng rng(3);

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "grader/ceilings.hpp"
-#include "grader/json.hpp"
+#include "grader/common/ceilings.hpp"
+#include "grader/common/json.hpp"
 
 TEST_CASE("JSON strings are escaped and read back") {
     grader::JsonObject o;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The record of the kernels each timed call ran (grader/kernels_ran.hpp): windows, sets, the
+// The record of the kernels each timed call ran (grader/common/kernels_ran.hpp): windows, sets, the
 // ways a trace can fall short, and the record's way through the sealed report into the
 // results file.
 #include <doctest/doctest.h>
@@ -7,8 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "grader/kernels_ran.hpp"
-#include "grader/results.hpp"
+#include "grader/common/kernels_ran.hpp"
+#include "grader/common/results.hpp"
+#include "grader/exercise/traced_calls.hpp"
 
 namespace {
 

@@ -7,7 +7,7 @@
 #include <chrono>
 #include <thread>
 
-#include "grader/outside_calls.hpp"
+#include "grader/exercise/outside_calls.hpp"
 
 TEST_CASE("a thread alive across the check is seen; one joined before it is not") {
     grader::entering_student_code();

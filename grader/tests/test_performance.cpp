@@ -3,7 +3,7 @@
 
 #include <stdexcept>
 
-#include "grader/performance.hpp"
+#include "grader/common/performance.hpp"
 
 namespace {
 grader::Ceilings gpu() {

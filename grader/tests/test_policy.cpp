@@ -7,7 +7,7 @@
 #include <string>
 #include <unistd.h>
 
-#include "grader/policy.hpp"
+#include "grader/supervisor/policy.hpp"
 
 namespace {
 

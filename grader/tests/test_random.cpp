@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <doctest/doctest.h>
 
-#include "grader/inputs.hpp"
+#include "grader/exercise/inputs.hpp"
 
 TEST_CASE("the same seed and purpose give the same data; another purpose does not") {
     auto a = grader::rng_for(42, "01.1/sizes"), b = grader::rng_for(42, "01.1/sizes"), c = grader::rng_for(42, "01.2/sizes");

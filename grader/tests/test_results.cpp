@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <doctest/doctest.h>
 
-#include "grader/results.hpp"
+#include "grader/common/results.hpp"
 
 TEST_CASE("the results document carries its schema, the run and every exercise") {
     grader::RunResult r;

@@ -3,8 +3,8 @@
 
 #include <string>
 
-#include "grader/sealed_report.hpp"
-#include "grader/siphash.hpp"
+#include "grader/common/sealed_report.hpp"
+#include "grader/common/siphash.hpp"
 
 namespace {
 std::array<uint8_t, 16> counting_key() {

@@ -8,7 +8,7 @@
 #include <unistd.h>
 #include <vector>
 
-#include "grader/settings.hpp"
+#include "grader/common/settings.hpp"
 
 TEST_CASE("settings are read once and every GRADER_ variable leaves the environment") {
     setenv("GRADER_THRESHOLD_SCALE", "0.5", 1);
@@ -142,7 +142,7 @@ TEST_CASE("--sms takes a whole number of SMs, or all for the whole GPU") {
     CHECK(grader::parse_sms("1") == 1);
     CHECK(grader::parse_sms("066") == 66);
     CHECK(grader::parse_sms("100000") == 100000);
-    // Whether the GPU has that many is for the driver to say (grader/sm_limit.cuh), not the parser.
+    // Whether the GPU has that many is for the driver to say (grader/common/sm_limit.cuh), not the parser.
     for (const char* bad : {"0", "-16", "+16", "16.5", " 16", "16 ", "sixteen", "All", "100001", "9999999999", "1e3"}) {
         CAPTURE(bad);
         try {

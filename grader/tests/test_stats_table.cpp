@@ -3,8 +3,8 @@
 
 #include <cmath>
 
-#include "grader/stats.hpp"
-#include "grader/table.hpp"
+#include "grader/common/stats.hpp"
+#include "grader/exercise/table.hpp"
 
 TEST_CASE("the median ignores outliers; min, max and spread describe them") {
     auto t = grader::summarize({5.0, 1.0, 1.1, 0.9, 1.0});

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The mechanism check (grader/technique.hpp) on short SASS listings written for these tests,
+// The mechanism check (grader/supervisor/technique.hpp) on short SASS listings written for these tests,
 // in the format `cuobjdump -sass` prints. tools/tests/test_technique_rules.py checks the
 // rules on the real compiled starters, references and known-bad variants where a CUDA
 // toolkit with cuobjdump is installed.
@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "grader/technique.hpp"
+#include "grader/supervisor/technique.hpp"
 #include "grader/tests/sass_listing.hpp"
 
 namespace {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The mechanism check on the kernels that ran (grader/technique_ran.hpp): each timed call's
+// The mechanism check on the kernels that ran (grader/supervisor/technique_ran.hpp): each timed call's
 // set against a rule, the names that are not the file's, the messages, and the fallback to
 // every compiled kernel where the exercise recorded none. The functions are short SASS
 // listings written for these tests (sass_listing.hpp; test_technique.cpp says what each trait reads).
@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "grader/technique_ran.hpp"
+#include "grader/supervisor/technique_ran.hpp"
 #include "grader/tests/sass_listing.hpp"
 
 namespace {

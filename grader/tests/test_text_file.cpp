@@ -5,7 +5,7 @@
 #include <fstream>
 #include <string>
 
-#include "grader/text_file.hpp"
+#include "grader/common/text_file.hpp"
 
 TEST_CASE("a regular file is read whole; a folder or a missing file says why") {
     const std::string path = "/tmp/grader-text-file-test.txt";

@@ -4,7 +4,7 @@
 #include <set>
 #include <stdexcept>
 
-#include "grader/timed_sizes.hpp"
+#include "grader/common/timed_sizes.hpp"
 
 TEST_CASE("a band's span is the largest power of two within its share of the size") {
     CHECK(grader::band_span(100000000) == (size_t(1) << 19));  // 1 % is 10^6: 2^19 = 524288 ≤ it < 2^20

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <doctest/doctest.h>
 
-#include "grader/verdict.hpp"
+#include "grader/common/verdict.hpp"
 
 TEST_CASE("reasons read back from their words") {
     for (auto r : {grader::Reason::wrong, grader::Reason::bounds, grader::Reason::fault, grader::Reason::slow,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <doctest/doctest.h>
 
-#include "grader/wildcard.hpp"
+#include "grader/common/wildcard.hpp"
 
 TEST_CASE("filters match like doctest's: * and ?, letters without case") {
     CHECK(grader::wildcard_match("01.2*", "01.2 AoS vs SoA"));

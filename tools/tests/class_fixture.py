@@ -13,7 +13,7 @@ The class (each built from the course's own solutions/ and starter/):
   extra-folder.tar.gz         the references under one extra top-level folder, with lesson 06's
                               steps 5 to 7 left as the starter's: those NOT ATTEMPTED
   policy-violation.zip        the references with a system() call in lesson 01: FAIL [policy]
-                              (when the grader has its policy check, grader/policy.hpp)
+                              (when the grader has its policy check, grader/supervisor/policy.hpp)
 
 `check` verifies that every output exists and is well formed (CSV, JUnit XML, Gradescope
 JSON, the HTML page with a section per student) and every verdict the class was built
@@ -102,7 +102,7 @@ def check(out, lessons, gpu):
             problems.append(what)
         return ok
 
-    policy = (ROOT / "grader" / "policy.hpp").is_file()
+    policy = (ROOT / "grader" / "supervisor" / "policy.hpp").is_file()
     rows = list(csv.DictReader(io.StringIO((out / "gradebook.csv").read_text())))
     need(sorted(r["student"] for r in rows) == STUDENTS, f"gradebook.csv students: {[r['student'] for r in rows]}")
     verdict_cols = [k[: -len(" verdict")] for k in (rows[0] if rows else {}) if k.endswith(" verdict")]

@@ -577,7 +577,7 @@ class Cli(unittest.TestCase):
         self.assertNotIn("--teaching-tables", grade_class.forwarded(plain))
         self.assertIn("--teaching-tables", grade_class.forwarded(asked))
         self.assertFalse(grading.Settings().teaching_tables)
-        # grade's exclusion filter (grader/wildcard.hpp: * and ? as fnmatch has them) must
+        # grade's exclusion filter (grader/common/wildcard.hpp: * and ? as fnmatch has them) must
         # match the teaching tables and no graded exercise
         import fnmatch
         self.assertTrue(grading.SKIP_TEACHING.startswith("-tce="))

@@ -41,7 +41,7 @@ CEILINGS = {"copy_gbs": 3000, "dram_gbs": 3350, "fma_gflops": 50000}
 
 def exercise(name, verdict="PASS", reason="none", figure=None, threshold=None, ceiling=None, unit="GB/s",
              median_ms=1.0, message="", hint="", teaching=False, extra_figures=None, extra_labels=None):
-    """One entry of a results file's "exercises", as grader/results.cpp writes it."""
+    """One entry of a results file's "exercises", as grader/common/results.cpp writes it."""
     figures, labels = {}, {}
     if figure is not None:
         figures.update(figure=figure, threshold=threshold, ceiling=ceiling, median_ms=median_ms, min_ms=median_ms,

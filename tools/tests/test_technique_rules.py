@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""The mechanism checks' rules (lessons/*/technique.txt, grader/technique.hpp) against the
+"""The mechanism checks' rules (lessons/*/technique.txt, grader/supervisor/technique.hpp) against the
 course's own files.
 
 Without a CUDA toolkit: every rule names a file the lesson has, a theory section its page
@@ -134,7 +134,8 @@ class RulesOnCompiledCode(unittest.TestCase):
                                     "(pip install nvidia-cuda-cuobjdump brings cuobjdump)")
         cls.tmp = tempfile.TemporaryDirectory(prefix="technique-rules-")
         cls.probe = pathlib.Path(cls.tmp.name) / "technique_probe"
-        sources = [ROOT / "grader" / f for f in ("technique.cpp", "text_file.cpp", "verdict.cpp", "tests/technique_probe.cpp")]
+        sources = [ROOT / "grader" / f for f in ("supervisor/technique.cpp", "common/text_file.cpp", "common/verdict.cpp",
+                                                 "tests/technique_probe.cpp")]
         subprocess.run([cls.cxx, "-std=c++17", "-O1", f"-I{ROOT}", *map(str, sources), "-o", str(cls.probe)], check=True)
 
     @classmethod
@@ -157,7 +158,7 @@ class RulesOnCompiledCode(unittest.TestCase):
             for bad in known_bad(lesson):
                 if "technique" in bad["reject"].split(",") and (lesson / bad["file"]).is_file():
                     # A fake that only the kernels the timed calls ran give away holds on compiled code:
-                    # that it does is why those variants need the record (grader/technique_ran.hpp).
+                    # that it does is why those variants need the record (grader/supervisor/technique_ran.hpp).
                     out.append((path, bad["exercise"].rstrip("*"), lesson / bad["file"], contract, bad["from_ran"],
                                 "known-bad " + bad["name"] + (" (compiled code fakes it)" if bad["from_ran"] else "")))
         for fixture in sorted(FIXTURES.glob("*.cu")):

@@ -3,7 +3,7 @@
 // declares the grader's ceilings accessor by its linker name (so that no identifier the
 // policy check reads is "grader"), casts away const and lowers the copy ceiling, so that a
 // threshold computed from it would let the slow mapping pass. The grader's side of the
-// program is sealed (grader/seal_objects.py): its symbols are local, the name is an
+// program is sealed (grader/exercise/seal_objects.py): its symbols are local, the name is an
 // undefined reference and the program does not link. Must be rejected: compile. (Were it
 // linked, the supervisor, which recomputes every threshold from the ceilings it measured
 // itself, would still fail it.)

@@ -10,8 +10,8 @@
 #include <stdexcept>
 
 #include "coalescing.cuh"
-#include "grader/cublas.hpp"
-#include "grader/grader.hpp"
+#include "grader/exercise/cublas.hpp"
+#include "grader/exercise/grader.hpp"
 
 GRADER_LESSON("01", "Memory coalescing", "lessons/01-coalescing/theory.md");
 
@@ -27,7 +27,7 @@ const size_t kSizes[] = {0, 1, 31, 33, 1000, 4096, 65537, 1000003};
 // Each size is checked on one distribution, in turn (inputs.hpp).
 const grader::Dist kDists[] = {grader::Dist::uniform, grader::Dist::zeros, grader::Dist::mixed};
 
-// The timed calls' sizes vary from call to call (grader/timed_sizes.hpp), so that the
+// The timed calls' sizes vary from call to call (grader/common/timed_sizes.hpp), so that the
 // remainder of the size against a launcher's grid, block and vector width changes too.
 // 01.1: each side of the matrix up to this much below the nominal one, about 1 % of the
 // work together, and every remainder modulo a warp's 32 columns and a 64-row tile.
@@ -254,7 +254,7 @@ GRADER_EXERCISE("01.2 AoS vs SoA") {
     // One drift step on six arrays: positions in place, velocities const.
     // Untimed (timed = false): one call on inputs drawn on the host, checked there. Timed: the
     // arrays are made on the device, afresh before every call, for n particles at most, and
-    // each call drifts `used` of them, up to a band_span() fewer (grader/timed_sizes.hpp).
+    // each call drifts `used` of them, up to a band_span() fewer (grader/common/timed_sizes.hpp).
     auto check_drift = [&](size_t n, grader::Dist dist, const std::string& ctx, bool timed, grader::Rng& r) {
         std::vector<std::vector<float>> h(timed ? 0 : 6);
         for (auto& v : h) v = grader::draw<float>(dist, n, r);

@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "bank_conflicts.cuh"
-#include "grader/cublas.hpp"
-#include "grader/grader.hpp"
+#include "grader/exercise/cublas.hpp"
+#include "grader/exercise/grader.hpp"
 
 GRADER_LESSON("02", "Shared-memory bank conflicts", "lessons/02-bank-conflicts/theory.md");
 
@@ -335,7 +335,7 @@ struct TimedTranspose {
         });
     }
     // Every element read once and written once, of the nominal shape (a timed call's time is
-    // scaled to it: grader/timed_sizes.hpp).
+    // scaled to it: grader/common/timed_sizes.hpp).
     grader::Work work() const { return {2.0 * sizeof(T) * double(nominal.rows) * double(nominal.cols), 0}; }
 
     // Gives every timed call a shape of its own: each side up to `row_span` and `col_span`

@@ -18,9 +18,9 @@
 #include <utility>
 #include <vector>
 
-#include "grader/cublas.hpp"
-#include "grader/grader.hpp"
-#include "grader/host_chunks.hpp"
+#include "grader/exercise/cublas.hpp"
+#include "grader/exercise/grader.hpp"
+#include "grader/exercise/host_chunks.hpp"
 #include "tiling.cuh"
 
 GRADER_LESSON("03", "Tiling: matrix multiplication", "lessons/03-tiling/theory.md");
@@ -57,7 +57,7 @@ const Dims kRangeEnds[] = {{kSgemmMaxMN, 3, 5}, {3, kSgemmMaxMN, 5}, {2, 3, kSge
 Dims timing_dims() { return grader::sanitizer_mode() ? Dims{257, 263, 129} : Dims{3996, 4100, 3900}; }
 // Each timed call's product has sides of its own, up to this much below those, in steps of 4
 // (rows still start on 16-byte boundaries): the partial tiles at the edges of C and the last
-// step along K change from call to call (grader/timed_sizes.hpp). Less than a tile: the work
+// step along K change from call to call (grader/common/timed_sizes.hpp). Less than a tile: the work
 // grows with all three sides, and these keep its change under 1 %.
 constexpr size_t kSideBand = 16, kDepthBand = 8, kBandStep = 4;
 

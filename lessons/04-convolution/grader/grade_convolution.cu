@@ -22,8 +22,8 @@
 #include <vector>
 
 #include "convolution.cuh"
-#include "grader/host_chunks.hpp"
-#include "grader/grader.hpp"
+#include "grader/exercise/grader.hpp"
+#include "grader/exercise/host_chunks.hpp"
 #include "shared_poison.cuh"
 #include "versions.cuh"
 
@@ -67,7 +67,7 @@ const int kMainWidths[] = {1, 3, 7, 15};
 const Shape kFewShapes[] = {{14, 9}, {33, 65}, {70, 132}, {131, 257}};
 // compute-sanitizer runs kernels far slower (racecheck instruments every shared access).
 constexpr long kSanitizerMaxPixels = 20000;
-// Images, and filters, take turns over these distributions (grader/inputs.hpp).
+// Images, and filters, take turns over these distributions (grader/exercise/inputs.hpp).
 const grader::Dist kDists[] = {grader::Dist::uniform, grader::Dist::zeros, grader::Dist::mixed};
 // The widths of the teaching table (each graded width is added).
 const int kTableWidths[] = {1, 3, 7, 15};
@@ -92,7 +92,7 @@ std::string image_text(const Image& im) { return std::to_string(im.rows) + " × 
 
 // Each timed call's image has a shape of its own, up to this many rows and columns fewer
 // (columns in steps of 4, so that rows still start on 16-byte boundaries): the partial tiles
-// at the bottom and the right change from call to call (grader/timed_sizes.hpp), and the
+// at the bottom and the right change from call to call (grader/common/timed_sizes.hpp), and the
 // work by under 1 %.
 constexpr size_t kRowBand = 64, kColBand = 32, kColStep = 4;
 

@@ -2,8 +2,8 @@
 // NaN into every SM's shared memory (shared_poison.cuh says why).
 #include <cuda_runtime.h>
 
-#include "grader/cuda_check.cuh"
-#include "grader/session.hpp"
+#include "grader/common/cuda_check.cuh"
+#include "grader/common/session.hpp"
 #include "shared_poison.cuh"
 
 namespace {

@@ -9,7 +9,7 @@
 #include <cstddef>
 
 #include "convolution.cuh"
-#include "grader/cuda_check.cuh"
+#include "grader/common/cuda_check.cuh"
 #include "versions.cuh"
 
 namespace versions {

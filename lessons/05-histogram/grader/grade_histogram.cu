@@ -25,7 +25,7 @@
 #include <utility>
 #include <vector>
 
-#include "grader/grader.hpp"
+#include "grader/exercise/grader.hpp"
 #include "histogram.cuh"
 #include "histogram_versions.cuh"
 
@@ -60,7 +60,7 @@ using Bytes = std::vector<unsigned char>;
 using Counts = std::array<uint64_t, kHistogramBins>;
 using Launcher = void (*)(const unsigned char*, size_t, unsigned int*);
 
-// Inputs are made and counted in chunks on several threads (grader/host_chunks.hpp).
+// Inputs are made and counted in chunks on several threads (grader/exercise/host_chunks.hpp).
 using grader::for_each_chunk;
 using grader::for_each_seeded_chunk;
 constexpr size_t kChunk = grader::kHostChunk;
@@ -532,7 +532,7 @@ std::string timed_text(Kind kind) {
 
 // The launcher on up to n bytes of `kind` (uniform, text or skewed), set up for grading:
 // fresh bytes before every timed call, CUB's bins after it. Each timed call counts a size of
-// its own, up to band_span(n) bytes fewer (grader/timed_sizes.hpp), so that n's remainder
+// its own, up to band_span(n) bytes fewer (grader/common/timed_sizes.hpp), so that n's remainder
 // against a launcher's grid and its 16-byte loads changes from call to call. The grader's
 // versions are timed through the same call (fresh bytes and CUB's check on every run);
 // CUB's baseline and the diagnoses run on all n bytes, whatever they hold then.

@@ -11,7 +11,7 @@
 
 #include <map>
 
-#include "grader/cuda_check.cuh"
+#include "grader/common/cuda_check.cuh"
 #include "histogram.cuh"
 #include "histogram_versions.cuh"
 

@@ -8,7 +8,7 @@
 // checked from 2^21 on has n mod 4 of 0 or 3 (16 777 259; the grid-stride size, 4 · 14 ·
 // the threads the GPU holds + 3; 2^30) or is the timed size, which is odd on every GPU
 // (timing_elements). A timed call meets n mod 4 = 2 within its first four runs
-// (grader/timed_sizes.hpp). Must be rejected: wrong (or fault, where the read reaches the
+// (grader/common/timed_sizes.hpp). Must be rejected: wrong (or fault, where the read reaches the
 // unmapped page after the input).
 #include <cuda_runtime.h>
 

@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "block_sum_ceiling.cuh"
-#include "grader/grader.hpp"
+#include "grader/exercise/grader.hpp"
 #include "reduction.cuh"
 #include "step_yardsticks.cuh"
 
@@ -117,7 +117,7 @@ const char* type_name() {
     return std::is_same_v<T, float> ? "float" : "int";
 }
 
-// The distributions each type is checked on, one per size in turn (grader/inputs.hpp):
+// The distributions each type is checked on, one per size in turn (grader/exercise/inputs.hpp):
 // integer sums that pass 2^24 catch a sum routed through float.
 template <class T>
 std::vector<grader::Dist> dists() {
@@ -126,7 +126,7 @@ std::vector<grader::Dist> dists() {
 }
 
 // The exact-enough sum (fp64; exact for the integers) and the sum of magnitudes, added per
-// chunk on several threads (grader/host_chunks.hpp), then over the chunks in order: the
+// chunk on several threads (grader/exercise/host_chunks.hpp), then over the chunks in order: the
 // same input always gives the same figures.
 struct Sums {
     double sum = 0, abs = 0;
@@ -412,7 +412,7 @@ void grade_speed(grader::Exercise& ex, const Step& step) {
                      "n from " + std::to_string(n - span) + " to " + std::to_string(n) + " (drawn for every timed call)");
     // Every timed call sums fresh values, checked against the grader's own sum of them, and
     // has a size of its own, up to 1 % below n: the remainder of n against a launcher's grid,
-    // block and vector width changes from call to call (grader/timed_sizes.hpp). The scratch
+    // block and vector width changes from call to call (grader/common/timed_sizes.hpp). The scratch
     // space shrinks with it, to what the contract gives that n.
     DeviceSum<float> reference;
     c.call.timed_size([&](grader::SizeDraw& d) {

@@ -25,8 +25,8 @@
 #include <utility>
 #include <vector>
 
-#include "grader/grader.hpp"
-#include "grader/host_chunks.hpp"
+#include "grader/exercise/grader.hpp"
+#include "grader/exercise/host_chunks.hpp"
 #include "overlap_model.hpp"
 #include "streams.cuh"
 #include "timeline.hpp"
@@ -333,7 +333,7 @@ public:
             .timed_verify([this, &ex] { verify_on_device(ex); })
             // Every timed call moves a count of its own, up to band_span fewer elements, so
             // that n's remainder against the launcher's chunks changes from call to call
-            // (grader/timed_sizes.hpp); its time counts as the whole array's at its speed.
+            // (grader/common/timed_sizes.hpp); its time counts as the whole array's at its speed.
             .timed_size([this](grader::SizeDraw& d) {
                 arrays_.use(d.pick(arrays_.capacity, grader::band_span(arrays_.capacity)));
                 return grader::RunSize{double(arrays_.n) / double(arrays_.capacity), "n = " + std::to_string(arrays_.n)};

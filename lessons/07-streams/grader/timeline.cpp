@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "grader/json.hpp"
+#include "grader/common/json.hpp"
 
 namespace timeline {
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /// @file
 /// @brief Lesson 07's timeline: the copies and kernels of one call, as the GPU ran them,
-///        recorded by the grader library's CUPTI tracing (grader/activity_trace.hpp).
+///        recorded by the grader library's CUPTI tracing (grader/exercise/activity_trace.hpp).
 ///
 /// 07.1 traces one extra, untimed call of the student's pipeline and of two of the grader's
 /// (serial, and 4 streams × 32 chunks), prints them as lanes when the pipeline is too slow,
@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "grader/activity_trace.hpp"
+#include "grader/exercise/activity_trace.hpp"
 
 namespace timeline {
 

@@ -6,7 +6,7 @@
 // Before the timed sizes varied (issue 32) every check passed on every GPU: every size
 // checked from 16384 on, 65536 (timed) and 131072 (the contract's largest), is a multiple of
 // 512. The timed calls now draw n from 65280 … 65536, all but 65536 itself with a remainder
-// (grader/timed_sizes.hpp). Must be rejected: wrong (never written).
+// (grader/common/timed_sizes.hpp). Must be rejected: wrong (never written).
 #include "nbody.cuh"
 
 namespace {

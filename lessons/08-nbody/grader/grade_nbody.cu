@@ -19,8 +19,8 @@
 #include <string>
 #include <vector>
 
-#include "grader/host_chunks.hpp"
-#include "grader/grader.hpp"
+#include "grader/exercise/grader.hpp"
+#include "grader/exercise/host_chunks.hpp"
 #include "nbody.cuh"
 #include "nbody_variants.cuh"
 
@@ -534,7 +534,7 @@ void check_contract(grader::Exercise& ex, const char* name, Launcher launch) {
 // ---------------------------------------------------------------- timed calls
 
 // The share of n a timed call's size may lie below it: the work grows with n², so half the
-// library's 1 % (grader/timed_sizes.hpp). At n = 65536 a band of 256 bodies: every remainder
+// library's 1 % (grader/common/timed_sizes.hpp). At n = 65536 a band of 256 bodies: every remainder
 // modulo a block or tile of 256 bodies, or 128 with two bodies per thread.
 constexpr double kTimedBandShare = grader::kBandShare / 2;
 

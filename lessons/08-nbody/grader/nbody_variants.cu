@@ -9,8 +9,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "grader/cuda_check.cuh"
-#include "grader/session.hpp"
+#include "grader/common/cuda_check.cuh"
+#include "grader/common/session.hpp"
 #include "nbody_variants.cuh"
 
 namespace variants {
