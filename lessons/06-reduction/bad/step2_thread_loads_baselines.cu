@@ -73,6 +73,7 @@ void run_step2(const T* in, size_t n, T* out, T* scratch, int block) {
 void reduce_step2(const float* in, size_t n, float* out, float* scratch, int block_size) {
     run_step2(in, n, out, scratch, block_size);
 }
+
 void reduce_step2(const int* in, size_t n, int* out, int* scratch, int block_size) {
     run_step2(in, n, out, scratch, block_size);
 }
