@@ -74,6 +74,10 @@ enum class Trait {
     merged_shared_add,                  ///< a shared atomic add of an amount not known at compile time
     match_any,                          ///< a MATCH.ANY instruction: __match_any_sync
     warp_exchange,                      ///< SHFL or REDUX: values passed between a warp's lanes in registers
+    shared_fed_math,                    ///< floating-point math reads a value a shared load of its own trip gave
+    no_global_fed_math,                 ///< no floating-point math reads a value a global load of its own trip gave
+    no_block_size_test,                 ///< no comparison of a value computed from blockDim (and immediates) alone
+    aggregated_input_loop,              ///< every shared atomic in a loop that loads from global memory is aggregated
 };
 /// The trait's name in rule files ("shared-store"); Trait from a name, false when unknown.
 const char* trait_name(Trait t);
