@@ -435,8 +435,6 @@ unsigned shift_lane(const State& s, const std::string& op, const std::vector<std
     return (a >> k) | (k ? b << (32 - k) : 0u);
 }
 
-// One instruction's effect on the state. A predicated instruction may not write: the old
-// value then survives beside the new one.
 // The first register an instruction writes (it writes destination_width of them from there
 // on), and in `d` the index of its operand; -1 when it writes none.
 int destination_of(const SassInstruction& in, size_t& d) {
@@ -452,6 +450,8 @@ int destination_of(const SassInstruction& in, size_t& d) {
     return dest < 0 ? -1 : dest;
 }
 
+// One instruction's effect on the state. A predicated instruction may not write: the old
+// value then survives beside the new one.
 void step(const SassInstruction& in, State& s) {
     const std::string b = base_of(in.opcode);
     size_t d = 0;
@@ -691,9 +691,8 @@ struct MathOperands {
     bool shared_in_loop = false, global_in_loop = false;
 };
 
-MathOperands math_operands(const SassFunction& f, const ControlFlow& cf) {
+MathOperands math_operands(const SassFunction& f, const ControlFlow& cf, const Reaching& rd) {
     MathOperands out;
-    const Reaching rd = reaching_definitions(f, cf);
     for (size_t i = 0; i < f.code.size(); ++i) {
         if (!is_float_math(f.code[i])) continue;
         std::set<size_t> loads;
@@ -772,8 +771,7 @@ bool block_size_alone(const SassFunction& f, const Reaching& rd, size_t i, int d
 }
 
 // Whether some comparison (ISETP, UISETP) tests the block size alone.
-bool tests_block_size(const SassFunction& f, const ControlFlow& cf) {
-    const Reaching rd = reaching_definitions(f, cf);
+bool tests_block_size(const SassFunction& f, const Reaching& rd) {
     for (size_t i = 0; i < f.code.size(); ++i) {
         const std::string b = base_of(f.code[i].opcode);
         if ((b == "ISETP" || b == "UISETP") && block_size_alone(f, rd, i, 4)) return true;
@@ -917,7 +915,8 @@ std::vector<Trait> function_traits(const SassFunction& f) {
     }
     const ControlFlow cf = control_flow(f);
     const Flow flow = data_flow(f, cf);
-    const MathOperands math = math_operands(f, cf);
+    const Reaching rd = reaching_definitions(f, cf);
+    const MathOperands math = math_operands(f, cf, rd);
     std::vector<Trait> out;
     if (constant) out.push_back(Trait::constant_bank);
     if (!flow.device_array_load) out.push_back(Trait::no_device_array_load);
@@ -934,7 +933,7 @@ std::vector<Trait> function_traits(const SassFunction& f) {
     if (exchange) out.push_back(Trait::warp_exchange);
     if (math.shared_in_loop) out.push_back(Trait::shared_fed_math);
     if (!math.global_in_loop) out.push_back(Trait::no_global_fed_math);
-    if (!tests_block_size(f, cf)) out.push_back(Trait::no_block_size_test);
+    if (!tests_block_size(f, rd)) out.push_back(Trait::no_block_size_test);
     if (input_loops_aggregate(f, cf, flow)) out.push_back(Trait::aggregated_input_loop);
     return out;
 }

@@ -5,8 +5,10 @@
 ///        `grade` reads the machine code (SASS) of the student's own compiled kernels for
 ///        the technique's traces — an operand from the constant bank, shared-memory stores,
 ///        a barrier and shared loads after it, no barrier inside a loop, a shared atomic at
-///        an address that depends on the lane — and turns a PASS without them into
-///        `FAIL [technique]`. Pure host code, unit-tested, except the few functions at the
+///        an address that depends on the lane — and, along the data path (#32), where the
+///        loop's math takes its operands from, whether the input loop aggregates, whether the
+///        block size is tested at run time (sass_flow.hpp's control flow); and turns a PASS
+///        without them into `FAIL [technique]`. Pure host code, unit-tested, except the few functions at the
 ///        end that run `cuobjdump` on the build's objects.
 ///
 /// The rules live with the lessons, in `lessons/NN-topic/technique.txt`:
