@@ -693,8 +693,12 @@ struct MathOperands {
 
 MathOperands math_operands(const SassFunction& f, const ControlFlow& cf, const Reaching& rd) {
     MathOperands out;
+    // Where some math lies in a loop, that is the work; math outside every loop is then a
+    // prologue or an epilogue (a token read once, after the sums), which does not count.
+    bool loop_math = false;
+    for (size_t i = 0; i < f.code.size() && !loop_math; ++i) loop_math = is_float_math(f.code[i]) && cf.in_loop(i);
     for (size_t i = 0; i < f.code.size(); ++i) {
-        if (!is_float_math(f.code[i])) continue;
+        if (!is_float_math(f.code[i]) || (loop_math && !cf.in_loop(i))) continue;
         std::set<size_t> loads;
         for (int r : source_registers(f.code[i])) loads_feeding(f, rd, i, r, 4, loads);
         for (size_t j : loads) {

@@ -254,7 +254,14 @@ TEST_CASE("the data path: the math of a loop fed by shared loads of that loop, o
     const auto decoy = traits(with_end({"LDG.E R6, [R8.64]", "FFMA R0, R6, R7, R0", "@P0 BRA @L0", "STS [R4], R2",
                                         "BAR.SYNC 0x0", "LDS R3, [R4]", "FFMA R0, R3, RZ, R0"}));
     CHECK_FALSE(has(decoy, Trait::no_global_fed_math));
-    CHECK(has(decoy, Trait::shared_fed_math));  // outside every loop, both: one trip's data
+    CHECK_FALSE(has(decoy, Trait::shared_fed_math));  // math lies in a loop: the token after it is no work
+    // With no math in any loop (a filter width fixed at compile time, unrolled completely),
+    // the math outside loops is the work, and a load outside loops feeds it.
+    const auto unrolled = traits(with_end({"LDG.E R2, [R8.64]", "STS [R4], R2", "@P0 BRA @L0", "BAR.SYNC 0x0",
+                                           "LDS R6, [R5]", "FFMA R0, R6, c[0x3][0x0], RZ", "LDS R7, [R5+0x4]",
+                                           "FFMA R0, R7, c[0x3][0x4], R0"}));
+    CHECK(has(unrolled, Trait::shared_fed_math));
+    CHECK(has(unrolled, Trait::no_global_fed_math));
     // A value loaded before the loop (08.1's own body) is no global operand of the loop.
     const auto own = traits(with_end({"LDG.E.128 R8, [R2.64]", "LDS.128 R4, [R12]", "FADD R0, R4, -R8", "@P0 BRA @L1"}));
     CHECK(has(own, Trait::no_global_fed_math));
