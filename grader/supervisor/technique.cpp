@@ -19,6 +19,7 @@
 #include <stdexcept>
 
 #include "grader/common/text_file.hpp"
+#include "grader/supervisor/sass_flow.hpp"
 
 namespace grader {
 
@@ -232,14 +233,7 @@ bool reads_bank(const SassInstruction& in, const std::string& bank) {
 // --- control flow ---------------------------------------------------------------------
 
 // The target of a branch ("BRA 0x13a0", "@P0 BRA.U !UP0, 0x80"); false for other opcodes.
-bool branch_target(const SassInstruction& in, unsigned& target) {
-    const std::string b = base_of(in.opcode);
-    if (b != "BRA" || in.operands.empty()) return false;
-    long long v = 0;
-    if (!immediate_of(in.operands.back(), v)) return false;
-    target = unsigned(v);
-    return true;
-}
+bool branch_target(const SassInstruction& in, unsigned& target) { return sass_branch_target(in, target); }
 
 bool unconditional(const SassInstruction& in) { return in.guard.empty() || in.guard == "@PT"; }
 
@@ -441,18 +435,27 @@ unsigned shift_lane(const State& s, const std::string& op, const std::vector<std
     return (a >> k) | (k ? b << (32 - k) : 0u);
 }
 
-// One instruction's effect on the state. A predicated instruction may not write: the old
-// value then survives beside the new one.
-void step(const SassInstruction& in, State& s) {
+// The first register an instruction writes (it writes destination_width of them from there
+// on), and in `d` the index of its operand; -1 when it writes none.
+int destination_of(const SassInstruction& in, size_t& d) {
     const std::string b = base_of(in.opcode);
-    if (in.operands.empty() || writes_no_register(b)) return;
-    size_t d = 0;
+    d = 0;
+    if (in.operands.empty() || writes_no_register(b)) return -1;
     int dest = register_of(in.operands[0]);
     if (dest == kNotReg && is_predicate(in.operands[0]) && in.operands.size() > 1 &&
         (b == "SHFL" || b == "LOP3" || b == "ULOP3")) {
         d = 1;  // "SHFL.IDX PT, R3, …", "LOP3.LUT P0, R2, …": the predicate first, then the register
         dest = register_of(in.operands[1]);
     }
+    return dest < 0 ? -1 : dest;
+}
+
+// One instruction's effect on the state. A predicated instruction may not write: the old
+// value then survives beside the new one.
+void step(const SassInstruction& in, State& s) {
+    const std::string b = base_of(in.opcode);
+    size_t d = 0;
+    const int dest = destination_of(in, d);
     if (dest < 0) return;
     // The sources: the operands after the destination, less the predicates written beside it
     // ("IADD3 R9, P1, R12, R2, RZ").
@@ -537,48 +540,18 @@ struct Flow {
     bool lane_indexed_shared_atomic = false;
     bool merged_shared_add = false;
     bool device_array_load = false;
+    // Per instruction: a shared atomic at a lane-dependent address, a shared add of a
+    // computed amount (what the aggregation traits ask of the loop that reads the input).
+    std::vector<bool> lane_indexed_at, merged_at;
 };
 
-Flow data_flow(const SassFunction& f) {
+Flow data_flow(const SassFunction& f, const ControlFlow& cf) {
     Flow flow;
     const std::vector<SassInstruction>& code = f.code;
     if (code.empty()) return flow;
-    std::map<unsigned, size_t> at;  // address → index
-    for (size_t i = 0; i < code.size(); ++i) at[code[i].address] = i;
-    // Basic blocks: they start at the entry, at every branch target and after every
-    // instruction that may not fall through.
-    std::set<size_t> leaders = {0};
-    for (size_t i = 0; i < code.size(); ++i) {
-        const std::string b = base_of(code[i].opcode);
-        unsigned t = 0;
-        if (branch_target(code[i], t) && at.count(t)) leaders.insert(at[t]);
-        if ((b == "BRA" || b == "BRX" || b == "JMX" || b == "JMP" || b == "EXIT" || b == "RET" || b == "KILL" || b == "BPT") &&
-            i + 1 < code.size())
-            leaders.insert(i + 1);
-    }
-    std::vector<size_t> starts(leaders.begin(), leaders.end());
-    std::map<size_t, size_t> block_of_start;
-    for (size_t k = 0; k < starts.size(); ++k) block_of_start[starts[k]] = k;
-    const size_t n = starts.size();
-    std::vector<std::vector<size_t>> succ(n);
-    for (size_t k = 0; k < n; ++k) {
-        const size_t last = (k + 1 < n ? starts[k + 1] : code.size()) - 1;
-        const SassInstruction& in = code[last];
-        const std::string b = base_of(in.opcode);
-        bool falls = true;
-        unsigned t = 0;
-        if (branch_target(in, t)) {
-            if (at.count(t)) succ[k].push_back(block_of_start[at[t]]);
-            // "BRA.U !UP0, 0x80" and "BRA.DIV UR4, 0x…" are conditional without a guard.
-            falls = !(unconditional(in) && in.operands.size() == 1);
-        } else if (b == "BRX" || b == "JMX") {
-            for (size_t j = 0; j < n; ++j) succ[k].push_back(j);  // an indirect jump: anywhere
-            falls = false;
-        } else if (b == "EXIT" || b == "RET" || b == "KILL" || b == "BPT" || b == "JMP") {
-            falls = !unconditional(in);
-        }
-        if (falls && k + 1 < n) succ[k].push_back(k + 1);
-    }
+    flow.lane_indexed_at.assign(code.size(), false);
+    flow.merged_at.assign(code.size(), false);
+    const size_t n = cf.blocks.size();
     // Iterate to the fixed point: every state only grows, in a finite lattice. At the entry
     // every register holds something unknown; a block no path has reached yet holds nothing.
     std::vector<State> entry(n);
@@ -591,28 +564,252 @@ Flow data_flow(const SassFunction& f) {
         work.pop_back();
         queued[k] = false;
         State s = entry[k];
-        const size_t end = k + 1 < n ? starts[k + 1] : code.size();
-        for (size_t i = starts[k]; i < end; ++i) {
+        for (size_t i = cf.blocks[k].first; i < cf.blocks[k].end; ++i) {
             const SassInstruction& in = code[i];
             const std::string b = base_of(in.opcode);
             const std::string addr = address_operand(in);
-            if (b == "ATOMS" && !addr.empty() && taint_of(s, addr).lane != 0) flow.lane_indexed_shared_atomic = true;
+            if (b == "ATOMS" && !addr.empty() && taint_of(s, addr).lane != 0)
+                flow.lane_indexed_shared_atomic = true, flow.lane_indexed_at[i] = true;
             // An add of an amount not known at compile time: a count merged before the atomic
             // (a run of equal bytes, the lanes of a match). sm_80 and later compile an add of
             // a constant 1 into ATOMS.POPC.INC, sm_75 into an ATOMS.ADD of a register set to 1.
             if (starts_with(in.opcode, "ATOMS.ADD") && in.operands.size() > 2 && in.operands[1] == addr &&
                 !known_constant(s, in.operands[2]))
-                flow.merged_shared_add = true;
+                flow.merged_shared_add = true, flow.merged_at[i] = true;
             if ((b == "LDG" || b == "LD") && !addr.empty() && taint_of(s, addr).device) flow.device_array_load = true;
             step(in, s);
         }
-        for (size_t j : succ[k]) {
+        for (size_t j : cf.blocks[k].succ) {
             bool changed = false;
             for (int r = 0; r < kRegisters; ++r) changed |= join(entry[j][r], s[r]);
             if (changed && !queued[j]) work.push_back(j), queued[j] = true;
         }
     }
     return flow;
+}
+
+// ---------------------------------------------------------------------------------------
+// Where the operands of the math come from
+// ---------------------------------------------------------------------------------------
+//
+// Reaching definitions over the control-flow graph: for each register an instruction reads,
+// the instructions whose result it may be. A predicated write adds itself beside what was
+// there; an unconditional one replaces it. From those, an operand's origin: the loads it
+// came from, following copies (MOV, SEL, FSEL, PRMT) a few steps back, as nvcc moves a
+// loaded value into another register or picks between two (04.3's tile or halo).
+
+using Defs = std::vector<std::vector<int>>;  // per register: the instructions that may have set it
+
+// The registers an instruction reads: every operand's, but the destination's.
+std::vector<int> source_registers(const SassInstruction& in) {
+    size_t d = 0;
+    const int dest = destination_of(in, d);
+    std::vector<int> out;
+    for (size_t k = dest < 0 ? 0 : d + 1; k < in.operands.size(); ++k)
+        for (int r : registers_in(in.operands[k])) out.push_back(r);
+    return out;
+}
+
+void define(const SassInstruction& in, int i, Defs& defs) {
+    size_t d = 0;
+    const int dest = destination_of(in, d);
+    if (dest < 0) return;
+    for (int w = 0; w < destination_width(in); ++w) {
+        const int r = dest + w;
+        if ((dest < kUniform && r >= kUniform) || r >= kRegisters) break;
+        if (unconditional(in)) defs[r] = {i};
+        else if (std::find(defs[r].begin(), defs[r].end(), i) == defs[r].end()) defs[r].push_back(i);
+    }
+}
+
+// Per instruction: for each register it reads, the definitions that reach it.
+struct Reaching {
+    std::vector<std::map<int, std::vector<int>>> at;
+};
+
+Reaching reaching_definitions(const SassFunction& f, const ControlFlow& cf) {
+    const std::vector<SassInstruction>& code = f.code;
+    const size_t n = cf.blocks.size();
+    Reaching out;
+    out.at.resize(code.size());
+    std::vector<Defs> entry(n, Defs(kRegisters));
+    std::vector<bool> queued(n, false);
+    std::vector<size_t> work;
+    if (n) work.push_back(0), queued[0] = true;
+    while (!work.empty()) {
+        const size_t k = work.back();
+        work.pop_back();
+        queued[k] = false;
+        Defs defs = entry[k];
+        for (size_t i = cf.blocks[k].first; i < cf.blocks[k].end; ++i) {
+            for (int r : source_registers(code[i])) out.at[i][r] = defs[r];
+            define(code[i], int(i), defs);
+        }
+        for (size_t j : cf.blocks[k].succ) {
+            bool changed = false;
+            for (int r = 0; r < kRegisters; ++r)
+                for (int d : defs[r])
+                    if (std::find(entry[j][r].begin(), entry[j][r].end(), d) == entry[j][r].end())
+                        entry[j][r].push_back(d), changed = true;
+            if (changed && !queued[j]) work.push_back(j), queued[j] = true;
+        }
+    }
+    return out;
+}
+
+// Arithmetic on floating-point values (and the tensor cores' products): what a
+// convolution's sums, a matrix product's dot products and the n-body interactions compute with.
+bool is_float_math(const SassInstruction& in) {
+    static const std::set<std::string> kMath = {"FFMA", "FADD", "FMUL", "FFMA32I", "FADD32I", "FMUL32I", "HFMA2",
+                                                "HADD2", "HMUL2", "DFMA", "DADD", "DMUL", "MUFU", "HMMA"};
+    return kMath.count(base_of(in.opcode)) > 0;
+}
+
+bool is_copy(const SassInstruction& in) {
+    const std::string b = base_of(in.opcode);
+    return b == "MOV" || b == "SEL" || b == "FSEL" || b == "PRMT" || starts_with(in.opcode, "IMAD.MOV");
+}
+
+// The loads that register `r`, as instruction `i` reads it, may come from, following copies
+// `depth` steps back.
+void loads_feeding(const SassFunction& f, const Reaching& rd, size_t i, int r, int depth, std::set<size_t>& loads) {
+    const auto it = rd.at[i].find(r);
+    if (it == rd.at[i].end()) return;
+    for (int d : it->second) {
+        const SassInstruction& def = f.code[size_t(d)];
+        if (is_shared_load(def) || is_global_load(def, false)) loads.insert(size_t(d));
+        else if (depth > 0 && is_copy(def))
+            for (int s : source_registers(def)) loads_feeding(f, rd, size_t(d), s, depth - 1, loads);
+    }
+}
+
+// Whether the floating-point math inside loops takes operands loaded from shared memory in
+// the same loop, and whether any takes one loaded from global memory in the same loop. A
+// load before the loop (08.1's own body, a value kept in a register) does not count: the
+// question is what the loop reads on every trip.
+struct MathOperands {
+    bool shared_in_loop = false, global_in_loop = false;
+};
+
+MathOperands math_operands(const SassFunction& f, const ControlFlow& cf, const Reaching& rd) {
+    MathOperands out;
+    // Where some math lies in a loop, that is the work; math outside every loop is then a
+    // prologue or an epilogue (a token read once, after the sums), which does not count.
+    bool loop_math = false;
+    for (size_t i = 0; i < f.code.size() && !loop_math; ++i) loop_math = is_float_math(f.code[i]) && cf.in_loop(i);
+    for (size_t i = 0; i < f.code.size(); ++i) {
+        if (!is_float_math(f.code[i]) || (loop_math && !cf.in_loop(i))) continue;
+        std::set<size_t> loads;
+        for (int r : source_registers(f.code[i])) loads_feeding(f, rd, i, r, 4, loads);
+        for (size_t j : loads) {
+            // One trip's data: the load in a loop of the math's, or both outside every loop
+            // (a filter of a width fixed at compile time, unrolled completely).
+            if (!cf.share_loop(i, j) && (cf.in_loop(i) || cf.in_loop(j))) continue;
+            if (is_shared_load(f.code[j])) out.shared_in_loop = true;  // LD, generic, may be shared
+            if (is_global_load(f.code[j], false)) out.global_in_loop = true;
+        }
+    }
+    return out;
+}
+
+// ---------------------------------------------------------------------------------------
+// Tests of the block size
+// ---------------------------------------------------------------------------------------
+//
+// blockDim.x, .y and .z are words 0, 1 and 2 of constant bank 0 from sm_75 to sm_90, and
+// bytes 0x360–0x368 of it on sm_100 and sm_120 (read as an operand, or by LDC, ULDC or LDCU
+// into a register); SR_NTID is the
+// special register that holds them too. A value computed from them and immediates alone
+// is the block size's: a comparison of it is a run-time test of the block size, which a
+// kernel with the block size a template parameter does not need.
+
+bool is_block_size_operand(const std::string& o, const std::string& arch) {
+    if (starts_with(o, "SR_NTID")) return true;
+    // sm_100 and later (sm_120 among them) keep the launch's dimensions higher in bank 0:
+    // blockDim at 0x360–0x368, gridDim at 0x370–0x378.
+    const int sm = starts_with(arch, "sm_") ? std::atoi(arch.c_str() + 3) : 0;
+    const char* const modern[] = {"c[0x0][0x360]", "c[0x0][0x364]", "c[0x0][0x368]"};
+    // Before, words 0–2; sm_90 prints word 0 as "c[0x0][RZ]" where an LDC reads it.
+    const char* const older[] = {"c[0x0][0x0]", "c[0x0][RZ]", "c[0x0][URZ]", "c[0x0][0x4]", "c[0x0][0x8]"};
+    if (sm >= 100) {
+        for (const char* w : modern)
+            if (o.find(w) != std::string::npos) return true;
+        return false;
+    }
+    for (const char* w : older)
+        if (o.find(w) != std::string::npos) return true;
+    return false;
+}
+
+// Whether the value of instruction `i`'s operands (all of them, but the destination)
+// depends on the block size and on nothing else but immediates. `depth` bounds the walk back.
+bool block_size_alone(const SassFunction& f, const Reaching& rd, size_t i, int depth) {
+    const SassInstruction& in = f.code[i];
+    size_t d = 0;
+    const bool writes = destination_of(in, d) >= 0;
+    size_t first = writes ? d + 1 : 0;
+    // A comparison writes predicates first: "ISETP.GE.U32.AND P0, PT, R3, 0x200, PT".
+    if (!writes) while (first < in.operands.size() && is_predicate(in.operands[first])) ++first;
+    if (base_of(in.opcode) == "S2R" || base_of(in.opcode) == "S2UR") return first < in.operands.size() && starts_with(in.operands[first], "SR_NTID");
+    if (result_is_data(base_of(in.opcode)) && base_of(in.opcode) != "LDC" && base_of(in.opcode) != "ULDC" &&
+        base_of(in.opcode) != "LDCU")
+        return false;
+    bool size = false;
+    for (size_t k = first; k < in.operands.size(); ++k) {
+        const std::string& o = in.operands[k];
+        long long v = 0;
+        if (is_predicate(o) || immediate_of(o, v) || register_of(o) == kZero) continue;
+        if (is_block_size_operand(o, f.arch)) {
+            size = true;
+            continue;
+        }
+        const int r = register_of(o);
+        if (r < 0 || depth == 0) return false;  // another constant (a parameter), a float, an address
+        const auto it = rd.at[i].find(r);
+        if (it == rd.at[i].end() || it->second.empty()) return false;
+        for (int def : it->second)
+            if (!block_size_alone(f, rd, size_t(def), depth - 1)) return false;
+        size = true;
+    }
+    return size;
+}
+
+// Whether some comparison (ISETP, UISETP) tests the block size alone.
+bool tests_block_size(const SassFunction& f, const Reaching& rd) {
+    for (size_t i = 0; i < f.code.size(); ++i) {
+        const std::string b = base_of(f.code[i].opcode);
+        if ((b == "ISETP" || b == "UISETP") && block_size_alone(f, rd, i, 4)) return true;
+    }
+    return false;
+}
+
+// ---------------------------------------------------------------------------------------
+// Aggregation in the loop that reads the input
+// ---------------------------------------------------------------------------------------
+
+// Whether, in every loop with a global load in it (the loop that reads the bytes), most
+// shared atomics are aggregated ones: at a lane-dependent address, or of a computed amount;
+// or the loop matches the lanes' values (MATCH.ANY). Most, not all: counting runs in
+// registers unrolled over 16 bytes leaves one add of a constant 1, the first byte's run
+// known to be 1 where the compiler peeled it. A loop of plain atomics (the fake's path, a
+// tile kept only in a branch never taken) counts the bulk of the bytes without the technique.
+bool input_loops_aggregate(const SassFunction& f, const ControlFlow& cf, const Flow& flow) {
+    for (const NaturalLoop& l : cf.loops) {
+        bool reads = false, match = false;
+        std::vector<size_t> atomics;
+        for (size_t i = 0; i < f.code.size(); ++i) {
+            if (!l.body[cf.block_of[i]]) continue;
+            const SassInstruction& in = f.code[i];
+            reads |= is_global_load(in, false);
+            match |= starts_with(in.opcode, "MATCH.ANY");
+            if (base_of(in.opcode) == "ATOMS") atomics.push_back(i);
+        }
+        if (!reads || match) continue;
+        size_t plain = 0;
+        for (size_t i : atomics) plain += !flow.lane_indexed_at[i] && !flow.merged_at[i];
+        if (2 * plain > atomics.size()) return false;
+    }
+    return true;
 }
 
 struct TraitInfo {
@@ -645,6 +842,17 @@ const TraitInfo kTraits[] = {
     {Trait::merged_shared_add, "merged-shared-add", "adds a computed count to a shared word in one atomic",
      "adds no computed count to a shared word (every shared atomic adds a constant)"},
     {Trait::match_any, "match-any", "calls __match_any_sync", "calls no __match_any_sync"},
+    {Trait::shared_fed_math, "shared-fed-math",
+     "computes in a loop with values it loads from shared memory in that loop",
+     "computes with no value loaded from shared memory in the same loop (the loop's math reads no tile)"},
+    {Trait::no_global_fed_math, "no-global-fed-math",
+     "computes in its loops with no value loaded from global memory in the same loop",
+     "still computes in a loop with values it loads from global memory in that loop"},
+    {Trait::no_block_size_test, "no-block-size-test", "tests the block size nowhere at run time",
+     "tests the block size at run time (a comparison of blockDim alone)"},
+    {Trait::aggregated_input_loop, "aggregated-input-loop",
+     "aggregates every shared atomic of the loop that reads the input",
+     "counts bytes in its input loop with plain shared atomics, not aggregated ones"},
     {Trait::warp_exchange, "warp-exchange", "passes values between the lanes of a warp in registers",
      "passes no value between lanes in registers (no __shfl_*_sync, __reduce_*_sync or cooperative-groups reduce)"},
 };
@@ -709,7 +917,10 @@ std::vector<Trait> function_traits(const SassFunction& f) {
         // A generic load may be the tile's, in shared memory: it does not count against.
         if (last_barrier >= 0 && long(in.address) > last_barrier) global_after_last |= is_global_load(in, false);
     }
-    const Flow flow = data_flow(f);
+    const ControlFlow cf = control_flow(f);
+    const Flow flow = data_flow(f, cf);
+    const Reaching rd = reaching_definitions(f, cf);
+    const MathOperands math = math_operands(f, cf, rd);
     std::vector<Trait> out;
     if (constant) out.push_back(Trait::constant_bank);
     if (!flow.device_array_load) out.push_back(Trait::no_device_array_load);
@@ -724,6 +935,10 @@ std::vector<Trait> function_traits(const SassFunction& f) {
     if (flow.merged_shared_add) out.push_back(Trait::merged_shared_add);
     if (match) out.push_back(Trait::match_any);
     if (exchange) out.push_back(Trait::warp_exchange);
+    if (math.shared_in_loop) out.push_back(Trait::shared_fed_math);
+    if (!math.global_in_loop) out.push_back(Trait::no_global_fed_math);
+    if (!tests_block_size(f, rd)) out.push_back(Trait::no_block_size_test);
+    if (input_loops_aggregate(f, cf, flow)) out.push_back(Trait::aggregated_input_loop);
     return out;
 }
 

@@ -5,8 +5,10 @@
 ///        `grade` reads the machine code (SASS) of the student's own compiled kernels for
 ///        the technique's traces — an operand from the constant bank, shared-memory stores,
 ///        a barrier and shared loads after it, no barrier inside a loop, a shared atomic at
-///        an address that depends on the lane — and turns a PASS without them into
-///        `FAIL [technique]`. Pure host code, unit-tested, except the few functions at the
+///        an address that depends on the lane — and, along the data path (#32), where the
+///        loop's math takes its operands from, whether the input loop aggregates, whether the
+///        block size is tested at run time (sass_flow.hpp's control flow); and turns a PASS
+///        without them into `FAIL [technique]`. Pure host code, unit-tested, except the few functions at the
 ///        end that run `cuobjdump` on the build's objects.
 ///
 /// The rules live with the lessons, in `lessons/NN-topic/technique.txt`:
@@ -74,6 +76,10 @@ enum class Trait {
     merged_shared_add,                  ///< a shared atomic add of an amount not known at compile time
     match_any,                          ///< a MATCH.ANY instruction: __match_any_sync
     warp_exchange,                      ///< SHFL or REDUX: values passed between a warp's lanes in registers
+    shared_fed_math,                    ///< floating-point math reads a value a shared load of its own trip gave
+    no_global_fed_math,                 ///< no floating-point math reads a value a global load of its own trip gave
+    no_block_size_test,                 ///< no comparison of a value computed from blockDim (and immediates) alone
+    aggregated_input_loop,              ///< every shared atomic in a loop that loads from global memory is aggregated
 };
 /// The trait's name in rule files ("shared-store"); Trait from a name, false when unknown.
 const char* trait_name(Trait t);

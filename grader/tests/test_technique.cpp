@@ -23,8 +23,8 @@ using grader::Trait;
 using sass_listing::listing;
 using sass_listing::with_end;
 
-std::vector<Trait> traits(const std::vector<std::string>& code) {
-    const auto f = grader::parse_sass(listing("_Z1kv", code));
+std::vector<Trait> traits(const std::vector<std::string>& code, const std::string& arch = "sm_90") {
+    const auto f = grader::parse_sass(listing("_Z1kv", code, arch));
     REQUIRE(f.size() == 1);
     return grader::function_traits(f[0]);
 }
@@ -241,6 +241,79 @@ TEST_CASE("a warp exchange is a SHFL or a REDUX") {
 TEST_CASE("__match_any_sync is a MATCH.ANY") {
     CHECK(has(traits(with_end({"MATCH.ANY R3, R2"})), Trait::match_any));
     CHECK_FALSE(has(traits(with_end({"VOTE.ANY R3, PT, P0"})), Trait::match_any));
+}
+
+TEST_CASE("the data path: the math of a loop fed by shared loads of that loop, or by global ones") {
+    // 04.2's sums: a shared load and the FFMA it feeds, in one loop.
+    const auto tiled = traits(with_end({"LDG.E R2, [R8.64]", "STS [R4], R2", "BAR.SYNC 0x0", "LDS R6, [R5]",
+                                        "LDC R7, c[0x3][R9]", "FFMA R0, R6, R7, R0", "@P0 BRA @L3"}));
+    CHECK(has(tiled, Trait::shared_fed_math));
+    CHECK(has(tiled, Trait::no_global_fed_math));
+    // A decoy tile: the sums' loop takes its pixels from global loads; the tile is read once,
+    // after the loop.
+    const auto decoy = traits(with_end({"LDG.E R6, [R8.64]", "FFMA R0, R6, R7, R0", "@P0 BRA @L0", "STS [R4], R2",
+                                        "BAR.SYNC 0x0", "LDS R3, [R4]", "FFMA R0, R3, RZ, R0"}));
+    CHECK_FALSE(has(decoy, Trait::no_global_fed_math));
+    CHECK_FALSE(has(decoy, Trait::shared_fed_math));  // math lies in a loop: the token after it is no work
+    // With no math in any loop (a filter width fixed at compile time, unrolled completely),
+    // the math outside loops is the work, and a load outside loops feeds it.
+    const auto unrolled = traits(with_end({"LDG.E R2, [R8.64]", "STS [R4], R2", "@P0 BRA @L0", "BAR.SYNC 0x0",
+                                           "LDS R6, [R5]", "FFMA R0, R6, c[0x3][0x0], RZ", "LDS R7, [R5+0x4]",
+                                           "FFMA R0, R7, c[0x3][0x4], R0"}));
+    CHECK(has(unrolled, Trait::shared_fed_math));
+    CHECK(has(unrolled, Trait::no_global_fed_math));
+    // A value loaded before the loop (08.1's own body) is no global operand of the loop.
+    const auto own = traits(with_end({"LDG.E.128 R8, [R2.64]", "LDS.128 R4, [R12]", "FADD R0, R4, -R8", "@P0 BRA @L1"}));
+    CHECK(has(own, Trait::no_global_fed_math));
+    CHECK(has(own, Trait::shared_fed_math));
+    // Copies are followed: a MOV, a SEL between a shared and a global value (04.3's halo).
+    const auto picked = traits(with_end({"LDS R2, [R4]", "@P1 LDG.E R3, [R8.64]", "SEL R5, R2, R3, P1", "MOV R6, R5",
+                                         "FFMA R0, R6, R7, R0", "@P0 BRA @L0"}));
+    CHECK(has(picked, Trait::shared_fed_math));
+    CHECK_FALSE(has(picked, Trait::no_global_fed_math));
+    // A shared load that only gives an address (a tile of row offsets) feeds no math.
+    const auto offsets = traits(with_end({"LDS R2, [R4]", "LDG.E R6, [R2.64]", "FFMA R0, R6, R7, R0", "@P0 BRA @L0"}));
+    CHECK_FALSE(has(offsets, Trait::shared_fed_math));
+    CHECK_FALSE(has(offsets, Trait::no_global_fed_math));
+}
+
+TEST_CASE("a test of the block size alone, from bank 0 or SR_NTID, on every architecture's layout") {
+    // sm_75–sm_90: blockDim.x is c[0x0][0x0] (sm_90's LDC prints it "c[0x0][RZ]").
+    CHECK_FALSE(has(traits(with_end({"ISETP.GE.U32.AND P0, PT, c[0x0][0x0], 0x200, PT", "@!P0 BRA @L2", "BAR.SYNC 0x0"}),
+                           "sm_80"), Trait::no_block_size_test));
+    CHECK_FALSE(has(traits(with_end({"LDC R0, c[0x0][RZ]", "ISETP.GE.U32.AND P0, PT, R0, 0x400, PT", "@P0 BAR.SYNC 0x0"})),
+                    Trait::no_block_size_test));
+    // Through arithmetic on it and immediates alone: still the block size's.
+    CHECK_FALSE(has(traits(with_end({"S2R R0, SR_NTID.X", "SHF.R.U32.HI R1, RZ, 0x1, R0", "ISETP.GT.U32.AND P0, PT, R1, 0x20, PT"})),
+                    Trait::no_block_size_test));
+    // sm_120 keeps blockDim at 0x360; 0x0 there is something else.
+    CHECK_FALSE(has(traits(with_end({"LDC R2, c[0x0][0x360]", "ISETP.GE.U32.AND P0, PT, R2, 0x80, PT"}), "sm_120"),
+                    Trait::no_block_size_test));
+    CHECK(has(traits(with_end({"LDC R2, c[0x0][0x0]", "ISETP.GE.U32.AND P0, PT, R2, 0x80, PT"}), "sm_120"),
+              Trait::no_block_size_test));
+    // The thread's rank (threadIdx with blockDim) or a bound against a parameter is no test of it.
+    CHECK(has(traits(with_end({"S2R R3, SR_TID.Y", "S2R R4, SR_TID.X", "IMAD R5, R3, c[0x0][0x0], R4",
+                               "ISETP.GE.U32.AND P0, PT, R5, 0x40, PT"}), "sm_80"), Trait::no_block_size_test));
+    CHECK(has(traits(with_end({"ISETP.GE.U32.AND P0, PT, c[0x0][0x0], c[0x0][0x380], PT"}), "sm_80"),
+              Trait::no_block_size_test));
+}
+
+TEST_CASE("the input loop's shared atomics: most of them aggregated, or a match in the loop") {
+    // A copy per lane: the address keeps the lane bits.
+    const auto lanes = traits(with_end({"S2R R0, SR_LANEID", "LDG.E.U8 R2, [R8.64]", "LEA R3, R2, R0, 0x5",
+                                        "ATOMS.POPC.INC.32 RZ, [R3.X4]", "@P0 BRA @L1"}));
+    CHECK(has(lanes, Trait::aggregated_input_loop));
+    // The same copies in a branch the loop that runs does not take: its plain atomics fail.
+    const auto dead = traits(with_end({"S2R R0, SR_LANEID", "@P1 BRA @L7", "LDG.E.U8 R2, [R8.64]", "SHF.L.U32 R3, R2, 0x5, RZ",
+                                       "ATOMS.POPC.INC.32 RZ, [R3]", "@P0 BRA @L2", "EXIT", "LDG.E.U8 R2, [R8.64]",
+                                       "LEA R3, R2, R0, 0x5", "ATOMS.POPC.INC.32 RZ, [R3.X4]", "@P0 BRA @L7"}));
+    CHECK(has(dead, Trait::lane_indexed_shared_atomic));
+    CHECK_FALSE(has(dead, Trait::aggregated_input_loop));
+    // __match_any_sync in the loop: its leader's add is the aggregation.
+    CHECK(has(traits(with_end({"LDG.E.U8 R2, [R8.64]", "MATCH.ANY R4, R2", "ATOMS.POPC.INC.32 RZ, [R2]", "@P0 BRA @L0"})),
+              Trait::aggregated_input_loop));
+    // A loop of plain atomics that reads no global memory (adding copies up) is no input loop.
+    CHECK(has(traits(with_end({"LDS R2, [R4]", "ATOMS.POPC.INC.32 RZ, [R2]", "@P0 BRA @L0"})), Trait::aggregated_input_loop));
 }
 
 TEST_CASE("a technique file: sections name the exercise and file; kernel lines are alternatives") {

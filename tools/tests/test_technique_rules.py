@@ -9,7 +9,8 @@ Where nvcc, cuobjdump and a host C++ compiler are installed: each checked exerci
 must fail its rule and its reference must pass it, every known-bad variant listed with
 'reject': 'technique' must fail it (except those listed with grade's `--technique-from-ran`, whose fake
 only the kernels the timed calls ran give away: their compiled code must hold the rule,
-which is why the check reads what ran), and the unusual but correct kernels of
+which is why the check reads what ran), every known-good variant of a checked exercise
+must hold it, and the unusual but correct kernels of
 tools/tests/fixtures/technique/ must be decided as their `// technique: EX holds|fails`
 line says. Each file is compiled for one architecture, sm_75 (the oldest the course
 supports, and the build's own default without a GPU), to keep the test short; set
@@ -65,6 +66,13 @@ def known_bad(lesson_dir):
         bad["from_ran"] = "'--technique-from-ran'" in m.group(6)
         out.append(bad)
     return out
+
+
+def known_good(lesson_dir):
+    """The known-good variants a lesson's meson.build lists: dicts of name, file, replaces, exercise."""
+    text = (lesson_dir / "meson.build").read_text(encoding="utf-8")
+    fields = r"\{\s*'name':\s*'([^']+)',\s*'file':\s*'(good/[^']+)',\s*'replaces':\s*'([^']+)',\s*'exercise':\s*'([^']+)'"
+    return [dict(zip(("name", "file", "replaces", "exercise"), m.groups())) for m in re.finditer(fields, text)]
 
 
 def lesson_kernels(lesson_dir):
@@ -134,8 +142,8 @@ class RulesOnCompiledCode(unittest.TestCase):
                                     "(pip install nvidia-cuda-cuobjdump brings cuobjdump)")
         cls.tmp = tempfile.TemporaryDirectory(prefix="technique-rules-")
         cls.probe = pathlib.Path(cls.tmp.name) / "technique_probe"
-        sources = [ROOT / "grader" / f for f in ("supervisor/technique.cpp", "common/text_file.cpp", "common/verdict.cpp",
-                                                 "tests/technique_probe.cpp")]
+        sources = [ROOT / "grader" / f for f in ("supervisor/technique.cpp", "supervisor/sass_flow.cpp", "common/text_file.cpp",
+                                                 "common/verdict.cpp", "tests/technique_probe.cpp")]
         subprocess.run([cls.cxx, "-std=c++17", "-O1", f"-I{ROOT}", *map(str, sources), "-o", str(cls.probe)], check=True)
 
     @classmethod
@@ -161,6 +169,12 @@ class RulesOnCompiledCode(unittest.TestCase):
                     # that it does is why those variants need the record (grader/supervisor/technique_ran.hpp).
                     out.append((path, bad["exercise"].rstrip("*"), lesson / bad["file"], contract, bad["from_ran"],
                                 "known-bad " + bad["name"] + (" (compiled code fakes it)" if bad["from_ran"] else "")))
+            # A known-good variant of an exercise with a rule (an unusual but correct kernel) must hold it.
+            checked = {e: f for e, f, _ in rules}
+            for good in known_good(lesson):
+                exercise = good["exercise"].rstrip("*")
+                if checked.get(exercise) == good["replaces"] and (lesson / good["file"]).is_file():
+                    out.append((path, exercise, lesson / good["file"], contract, True, "known-good " + good["name"]))
         for fixture in sorted(FIXTURES.glob("*.cu")):
             m = re.search(r"^// technique: (\S+) (holds|fails)$", fixture.read_text(encoding="utf-8"), re.M)
             self.assertIsNotNone(m, f"{fixture.name}: no '// technique: EX holds|fails' line")
