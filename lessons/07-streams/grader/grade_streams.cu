@@ -321,22 +321,27 @@ public:
             })
             .verify([this, &ex] { verify(ex); })
             // A timed call's work runs under a key from the fresh one: every output changes
-            // with it, so no result of an earlier call can be replayed. Every timed call has the
-            // same host pointers, and one in kRefreshEvery of them, chosen by the fresh key, also
-            // new input values there: a pipeline that keeps a device copy of its input keyed
-            // by the host pointer, and skips the copy in, computes from stale values.
+            // with it, so no result of an earlier call can be replayed. A call that repeats
+            // the size of the call before (below) has its host pointers too, and new input
+            // values there: a pipeline that keeps a device copy of its input keyed by the host
+            // pointer (or by where the input ends), and skips the copy in, computes from stale
+            // values.
             .timed_inputs([this](uint64_t key) {
                 grader::Rng r(key);
                 set_params(draw_params(r, steps_));
-                if (r.next() % kRefreshEvery == 0) refresh(r.next());
+                if (repeat_) refresh(r.next());
             })
             .timed_verify([this, &ex] { verify_on_device(ex); })
-            // Every timed call moves a count of its own, up to band_span fewer elements, so
-            // that n's remainder against the launcher's chunks changes from call to call
-            // (grader/common/timed_sizes.hpp); its time counts as the whole array's at its speed.
+            // Every other timed call (which ones, the series decides) moves a count of its own,
+            // up to band_span fewer elements, so that n's remainder against the launcher's
+            // chunks changes from call to call (grader/common/timed_sizes.hpp); the others
+            // repeat the call before's count, and with it its pointers (the arrays' last part:
+            // Arrays::use). A call's time counts as the whole array's at its speed.
             .timed_size([this](grader::SizeDraw& d) {
-                arrays_.use(d.pick(arrays_.capacity, grader::band_span(arrays_.capacity)));
-                return grader::RunSize{double(arrays_.n) / double(arrays_.capacity), "n = " + std::to_string(arrays_.n)};
+                repeat_ = d.pick(2, 1) == 1;  // the nominal draw picks 2: the full arrays
+                if (!repeat_) arrays_.use(d.pick(arrays_.capacity, grader::band_span(arrays_.capacity)));
+                return grader::RunSize{double(arrays_.n) / double(arrays_.capacity),
+                                       "n = " + std::to_string(arrays_.n) + (repeat_ ? ", new values behind the last call's pointers" : "")};
             });
     }
     Arrays& arrays() { return arrays_; }
@@ -347,8 +352,9 @@ public:
     void set_window(timeline::Window* w) { window_ = w; }
 
 private:
-    // About a third of the calls: rewriting 64 Mi elements takes milliseconds each time.
-    static constexpr uint64_t kRefreshEvery = 3;
+    // Whether the run being prepared repeats the size and pointers of the run before; its
+    // input is then rewritten (refresh), which takes milliseconds, outside the timed interval.
+    bool repeat_ = false;
     void refresh(uint64_t key) {
         const unsigned grid = unsigned(std::min<size_t>((arrays_.n + 255) / 256, 65535));
         refresh_input<<<grid, 256>>>(arrays_.in.data(), arrays_.n, key);
