@@ -9,8 +9,8 @@
 /// What it models, and why that is enough for nvcc's output:
 /// - A block starts at the entry, at every branch target and after every instruction that
 ///   may not fall through (BRA, BRX, JMX, JMP, EXIT, RET, KILL, BPT).
-/// - A conditional branch (a guard other than @PT, or "BRA.U !UP0, 0x80" and "BRA.DIV UR4,
-///   0x…", which test a register without a guard) goes to its target or falls through. An
+/// - A conditional branch (a guard other than `@PT`, or `BRA.U !UP0, 0x80` and
+///   `BRA.DIV UR4, 0x…`, which test a register without a guard) goes to its target or falls through. An
 ///   indirect jump (BRX, JMX) may go to any block. CALL returns: it falls through.
 /// - A natural loop is the set of blocks of a back edge u → h (h dominates u): h, and every
 ///   block that reaches u without passing through h. Back edges to one header form one loop.
@@ -52,7 +52,7 @@ struct ControlFlow {
     bool share_loop(size_t i, size_t j) const;
 };
 
-/// The branch target of instruction `in` ("BRA 0x13a0", "@P0 BRA.U !UP0, 0x80"), false for
+/// The branch target of instruction `in` (`BRA 0x13a0`, `@P0 BRA.U !UP0, 0x80`), false for
 /// other opcodes or a target that is not an immediate.
 bool sass_branch_target(const SassInstruction& in, unsigned& target);
 
