@@ -272,7 +272,28 @@ struct Taint {
     bool device = false;
     enum Known : unsigned char { unreached, constant, unknown } known = unreached;
     unsigned value = 0;  // when known == constant
+    // Where the last write was predicated: its guard (guard_id), and the lane bits of the
+    // value it wrote. An instruction under the same guard, before the predicate changes, reads
+    // that value alone: "@P2 LDC.64 R16, …" then "@P2 LDG R19, [R16.64]" never meets what R16
+    // held before, though `lane` above, the value on either side of the guard, still does.
+    int guard = 0;
+    unsigned guarded_lane = 0;
 };
+
+// A guard as a small number: 0 for none (or @PT), -1 for one not modelled, else P0–P9 and
+// UP0–UP9 with their negations.
+int predicate_base(const std::string& name) {
+    if (name.size() == 2 && name[0] == 'P' && name[1] >= '0' && name[1] <= '9') return 1 + (name[1] - '0') * 2;
+    if (name.size() == 3 && name[0] == 'U' && name[1] == 'P' && name[2] >= '0' && name[2] <= '9') return 21 + (name[2] - '0') * 2;
+    return -1;
+}
+
+int guard_id(const std::string& guard) {
+    if (guard.empty() || guard == "@PT") return 0;
+    const bool negated = guard.size() > 1 && guard[1] == '!';
+    const int base = predicate_base(guard.substr(negated ? 2 : 1));
+    return base < 0 ? -1 : base + (negated ? 1 : 0);
+}
 using State = std::array<Taint, kRegisters>;
 
 // Merges what another path brings; true when `into` changed.
@@ -283,7 +304,23 @@ bool join(Taint& into, const Taint& from) {
         if (into.known == Taint::unreached) into.known = from.known, into.value = from.value;
         else if (into.known != from.known || into.value != from.value) into.known = Taint::unknown;
     }
-    return old.lane != into.lane || old.device != into.device || old.known != into.known || old.value != into.value;
+    if (from.known != Taint::unreached || from.lane || from.device) {
+        if (old.known == Taint::unreached && !old.lane && !old.device) into.guard = from.guard, into.guarded_lane = from.guarded_lane;
+        else if (into.guard != from.guard) into.guard = 0, into.guarded_lane = 0;
+        else into.guarded_lane |= from.guarded_lane;
+    }
+    return old.lane != into.lane || old.device != into.device || old.known != into.known || old.value != into.value ||
+           old.guard != into.guard || old.guarded_lane != into.guarded_lane;
+}
+
+// The state as an instruction under guard `g` reads it: each register last written under the
+// same guard holds what that write gave.
+State under_guard(const State& s, int g) {
+    State v = s;
+    if (g > 0)
+        for (Taint& t : v)
+            if (t.guard == g) t.lane = t.guarded_lane;
+    return v;
 }
 
 unsigned smear_up(unsigned m) { return m ? ~0u << __builtin_ctz(m) : 0u; }
@@ -456,7 +493,18 @@ void step(const SassInstruction& in, State& s) {
     const std::string b = base_of(in.opcode);
     size_t d = 0;
     const int dest = destination_of(in, d);
+    // Whatever names a predicate may write it (ISETP, a carry out): guards on it end here.
+    for (const std::string& o : in.operands) {
+        const int p = predicate_base(!o.empty() && o[0] == '!' ? o.substr(1) : o);
+        if (p > 0)
+            for (Taint& t : s)
+                if (t.guard == p || t.guard == p + 1) t.guard = 0, t.guarded_lane = 0;
+    }
     if (dest < 0) return;
+    const int g = guard_id(in.guard);
+    State refined;
+    if (g > 0) refined = under_guard(s, g);
+    const State& from = g > 0 ? refined : s;  // what the operands hold when this instruction runs
     // The sources: the operands after the destination, less the predicates written beside it
     // ("IADD3 R9, P1, R12, R2, RZ").
     std::vector<std::string> src;
@@ -466,7 +514,7 @@ void step(const SassInstruction& in, State& s) {
 
     Taint all;
     for (const std::string& o : src) {
-        const Taint t = taint_of(s, o);
+        const Taint t = taint_of(from, o);
         all.lane |= t.lane, all.device |= t.device;
     }
     Taint out, high;
@@ -482,7 +530,7 @@ void step(const SassInstruction& in, State& s) {
         const int r = register_of(src.back());
         if (r == kZero) out.known = Taint::constant, out.value = 0;
         else if (immediate_of(src.back(), v)) out.known = Taint::constant, out.value = unsigned(v);
-        else if (r >= 0) out.known = s[r].known, out.value = s[r].value;
+        else if (r >= 0) out.known = from[r].known, out.value = from[r].value;
     }
     if (b == "CS2R" && !src.empty() && src[0] == "SRZ") out.known = high.known = Taint::constant, out.value = high.value = 0;
     if (b == "S2R" || b == "CS2R") {
@@ -496,25 +544,25 @@ void step(const SassInstruction& in, State& s) {
                starts_with(op, "IMAD.MOV") || starts_with(op, "UIMAD.MOV")) {
         out.lane = all.lane;  // a copy, or one of two values
     } else if (b == "SHF" || b == "USHF") {
-        out.lane = shift_lane(s, op, src);
+        out.lane = shift_lane(from, op, src);
     } else if (starts_with(op, "IMAD.HI") || starts_with(op, "IMAD.X") || has_modifier(op, "X")) {
         out.lane = any_bit(all.lane);  // a high word, or an add with carry
     } else if (b == "IMAD" || b == "UIMAD") {
         unsigned h = 0;
-        out.lane = mad_lane(s, src, &h);
+        out.lane = mad_lane(from, src, &h);
         if (has_modifier(op, "WIDE")) has_high = true, high.lane = h;
     } else if (b == "LEA" || b == "ULEA") {
         long long n = 0;
         if (has_modifier(op, "HI") || src.size() < 3 || !immediate_of(src[2], n) || n < 0 || n > 31) {
             out.lane = any_bit(all.lane);
         } else {
-            const unsigned a = taint_of(s, src[0]).lane << unsigned(n), c = taint_of(s, src[1]).lane;
+            const unsigned a = taint_of(from, src[0]).lane << unsigned(n), c = taint_of(from, src[1]).lane;
             out.lane = register_of(src[1]) == kZero ? a : smear_up(a | c);
         }
     } else if (b == "IADD3" || b == "UIADD3" || b == "IADD" || b == "IADD32I" || b == "VIADD" || b == "UIADD") {
         out.lane = smear_up(all.lane);  // carries move a bit's influence up, never down
     } else if (b == "LOP3" || b == "ULOP3") {
-        out.lane = lop3_lane(s, src);
+        out.lane = lop3_lane(from, src);
     } else if (b == "LOP32I" || b == "LOP") {
         long long v = 0;
         out.lane = all.lane;
@@ -531,7 +579,9 @@ void step(const SassInstruction& in, State& s) {
         Taint t = (w == 0 || !has_high) ? out : high;
         if (w > 0 && !has_high && !result_is_data(b)) t.lane = any_bit(out.lane);
         if (w > 0 && b != "CS2R") t.known = Taint::unknown;
+        const unsigned fresh = t.lane;
         if (maybe) join(t, s[r]);
+        t.guard = g > 0 ? g : 0, t.guarded_lane = g > 0 ? fresh : 0;
         s[r] = t;
     }
 }
@@ -543,6 +593,9 @@ struct Flow {
     // Per instruction: a shared atomic at a lane-dependent address, a shared add of a
     // computed amount (what the aggregation traits ask of the loop that reads the input).
     std::vector<bool> lane_indexed_at, merged_at;
+    // Per instruction: a global load at an address that may differ between a warp's lanes,
+    // as an image's pixels do; a filter's weight, read by every lane at once, does not.
+    std::vector<bool> lane_global_load_at;
 };
 
 Flow data_flow(const SassFunction& f, const ControlFlow& cf) {
@@ -551,6 +604,7 @@ Flow data_flow(const SassFunction& f, const ControlFlow& cf) {
     if (code.empty()) return flow;
     flow.lane_indexed_at.assign(code.size(), false);
     flow.merged_at.assign(code.size(), false);
+    flow.lane_global_load_at.assign(code.size(), false);
     const size_t n = cf.blocks.size();
     // Iterate to the fixed point: every state only grows, in a finite lattice. At the entry
     // every register holds something unknown; a block no path has reached yet holds nothing.
@@ -577,6 +631,8 @@ Flow data_flow(const SassFunction& f, const ControlFlow& cf) {
                 !known_constant(s, in.operands[2]))
                 flow.merged_shared_add = true, flow.merged_at[i] = true;
             if ((b == "LDG" || b == "LD") && !addr.empty() && taint_of(s, addr).device) flow.device_array_load = true;
+            if (is_global_load(in, false) && !addr.empty() && taint_of(under_guard(s, guard_id(in.guard)), addr).lane != 0)
+                flow.lane_global_load_at[i] = true;
             step(in, s);
         }
         for (size_t j : cf.blocks[k].succ) {
@@ -688,10 +744,10 @@ void loads_feeding(const SassFunction& f, const Reaching& rd, size_t i, int r, i
 // load before the loop (08.1's own body, a value kept in a register) does not count: the
 // question is what the loop reads on every trip.
 struct MathOperands {
-    bool shared_in_loop = false, global_in_loop = false;
+    bool shared_in_loop = false, global_in_loop = false, lane_global_in_loop = false;
 };
 
-MathOperands math_operands(const SassFunction& f, const ControlFlow& cf, const Reaching& rd) {
+MathOperands math_operands(const SassFunction& f, const ControlFlow& cf, const Reaching& rd, const Flow& flow) {
     MathOperands out;
     // Where some math lies in a loop, that is the work; math outside every loop is then a
     // prologue or an epilogue (a token read once, after the sums), which does not count.
@@ -707,6 +763,7 @@ MathOperands math_operands(const SassFunction& f, const ControlFlow& cf, const R
             if (!cf.share_loop(i, j) && (cf.in_loop(i) || cf.in_loop(j))) continue;
             if (is_shared_load(f.code[j])) out.shared_in_loop = true;  // LD, generic, may be shared
             if (is_global_load(f.code[j], false)) out.global_in_loop = true;
+            if (is_global_load(f.code[j], false) && flow.lane_global_load_at[j]) out.lane_global_in_loop = true;
         }
     }
     return out;
@@ -832,6 +889,9 @@ const TraitInfo kTraits[] = {
      "loads nothing from global memory after its barrier"},
     {Trait::no_global_load_after_last_barrier, "no-global-load-after-last-barrier",
      "reads only shared memory after its last barrier", "still loads from global memory after its last barrier"},
+    {Trait::no_lane_global_load_after_last_barrier, "no-lane-global-load-after-last-barrier",
+     "reads no value that varies across a warp from global memory after its last barrier",
+     "still loads pixels from global memory after its last barrier (at addresses that differ between a warp's lanes)"},
     {Trait::tile_loop, "tile-loop", "loops over tiles, with a barrier and shared loads in the loop",
      "has no loop with a barrier and shared-memory loads in it"},
     {Trait::no_barrier_in_loop, "no-barrier-in-loop", "has no barrier inside a loop",
@@ -848,6 +908,9 @@ const TraitInfo kTraits[] = {
     {Trait::no_global_fed_math, "no-global-fed-math",
      "computes in its loops with no value loaded from global memory in the same loop",
      "still computes in a loop with values it loads from global memory in that loop"},
+    {Trait::no_lane_global_fed_math, "no-lane-global-fed-math",
+     "computes in its loops with no value it loads from global memory, lane by lane, in the same loop",
+     "still computes in a loop with values it loads from global memory in that loop, a different address for each lane"},
     {Trait::no_block_size_test, "no-block-size-test", "tests the block size nowhere at run time",
      "tests the block size at run time (a comparison of blockDim alone)"},
     {Trait::aggregated_input_loop, "aggregated-input-loop",
@@ -908,19 +971,23 @@ std::vector<Trait> function_traits(const SassFunction& f) {
             if (in.address >= l.first && in.address <= l.last) bar |= is_barrier(in), load |= is_shared_load(in);
         tile_loop |= bar && load;
     }
-    bool shared_after = false, global_after = false, global_after_last = false;
-    for (const SassInstruction& in : f.code) {
+    const ControlFlow cf = control_flow(f);
+    const Flow flow = data_flow(f, cf);
+    bool shared_after = false, global_after = false, global_after_last = false, lane_global_after_last = false;
+    for (size_t i = 0; i < f.code.size(); ++i) {
+        const SassInstruction& in = f.code[i];
         if (first_barrier >= 0 && long(in.address) > first_barrier) {
             shared_after |= is_shared_load(in);
             global_after |= is_global_load(in, true);  // a generic load may be the halo's
         }
         // A generic load may be the tile's, in shared memory: it does not count against.
-        if (last_barrier >= 0 && long(in.address) > last_barrier) global_after_last |= is_global_load(in, false);
+        if (last_barrier >= 0 && long(in.address) > last_barrier && is_global_load(in, false)) {
+            global_after_last = true;
+            lane_global_after_last |= flow.lane_global_load_at[i];
+        }
     }
-    const ControlFlow cf = control_flow(f);
-    const Flow flow = data_flow(f, cf);
     const Reaching rd = reaching_definitions(f, cf);
-    const MathOperands math = math_operands(f, cf, rd);
+    const MathOperands math = math_operands(f, cf, rd, flow);
     std::vector<Trait> out;
     if (constant) out.push_back(Trait::constant_bank);
     if (!flow.device_array_load) out.push_back(Trait::no_device_array_load);
@@ -929,6 +996,7 @@ std::vector<Trait> function_traits(const SassFunction& f) {
     if (shared_after) out.push_back(Trait::shared_load_after_barrier);
     if (global_after) out.push_back(Trait::global_load_after_barrier);
     if (barrier && !global_after_last) out.push_back(Trait::no_global_load_after_last_barrier);
+    if (barrier && !lane_global_after_last) out.push_back(Trait::no_lane_global_load_after_last_barrier);
     if (tile_loop) out.push_back(Trait::tile_loop);
     if (!barrier_in_loop) out.push_back(Trait::no_barrier_in_loop);
     if (flow.lane_indexed_shared_atomic) out.push_back(Trait::lane_indexed_shared_atomic);
@@ -937,6 +1005,7 @@ std::vector<Trait> function_traits(const SassFunction& f) {
     if (exchange) out.push_back(Trait::warp_exchange);
     if (math.shared_in_loop) out.push_back(Trait::shared_fed_math);
     if (!math.global_in_loop) out.push_back(Trait::no_global_fed_math);
+    if (!math.lane_global_in_loop) out.push_back(Trait::no_lane_global_fed_math);
     if (!tests_block_size(f, rd)) out.push_back(Trait::no_block_size_test);
     if (input_loops_aggregate(f, cf, flow)) out.push_back(Trait::aggregated_input_loop);
     return out;
@@ -1045,7 +1114,8 @@ std::vector<Trait> traits_worth_naming(const std::vector<Trait>& missing) {
     std::vector<Trait> out;
     for (Trait t : missing)
         if (!no_barrier || (t != Trait::shared_load_after_barrier && t != Trait::global_load_after_barrier &&
-                            t != Trait::no_global_load_after_last_barrier))
+                            t != Trait::no_global_load_after_last_barrier &&
+                            t != Trait::no_lane_global_load_after_last_barrier))
             out.push_back(t);
     return out;
 }

@@ -70,6 +70,7 @@ enum class Trait {
     shared_load_after_barrier,          ///< a shared load placed after the first barrier
     global_load_after_barrier,          ///< a global (or generic) load placed after the first barrier
     no_global_load_after_last_barrier,  ///< no global load placed after the last barrier
+    no_lane_global_load_after_last_barrier,  ///< none after it at an address that varies across a warp's lanes
     tile_loop,                          ///< a loop that holds a barrier and a shared load
     no_barrier_in_loop,                 ///< no barrier inside any loop
     lane_indexed_shared_atomic,         ///< a shared atomic whose address depends on the lane index
@@ -78,6 +79,7 @@ enum class Trait {
     warp_exchange,                      ///< SHFL or REDUX: values passed between a warp's lanes in registers
     shared_fed_math,                    ///< floating-point math reads a value a shared load of its own trip gave
     no_global_fed_math,                 ///< no floating-point math reads a value a global load of its own trip gave
+    no_lane_global_fed_math,            ///< none reads one a global load at a lane-dependent address gave
     no_block_size_test,                 ///< no comparison of a value computed from blockDim (and immediates) alone
     aggregated_input_loop,              ///< every shared atomic in a loop that loads from global memory is aggregated
 };

@@ -514,3 +514,36 @@ TEST_CASE("the whole check, with a stand-in for cuobjdump: findings, a missing o
     q.rules = d.path + "/absent.txt";
     CHECK_THROWS_AS(grader::check_techniques(q), std::runtime_error);
 }
+
+TEST_CASE("global loads by lane: a pixel's address differs between lanes, a weight's does not") {
+    // 04.2's sums with the weights in global memory: the weight's address is the parameter
+    // plus the loop's index, the same for every lane.
+    const auto weights = traits(with_end({"S2R R1, SR_TID.X", "LDG.E R2, [R8.64]", "STS [R4], R2", "BAR.SYNC 0x0",
+                                          "LDC.64 R10, c[0x0][0x388]", "IMAD.WIDE.U32 R10, R9, 0x4, R10",
+                                          "LDG.E.CONSTANT R7, [R10.64]", "LDS R6, [R5]", "FFMA R0, R6, R7, R0",
+                                          "@P0 BRA @L4"}));
+    CHECK(has(weights, Trait::no_lane_global_fed_math));
+    CHECK(has(weights, Trait::no_lane_global_load_after_last_barrier));
+    CHECK_FALSE(has(weights, Trait::no_global_fed_math));  // 08.1's stricter question
+    // The pixels read again from global memory after the barrier: their address holds the
+    // thread index.
+    const auto pixels = traits(with_end({"S2R R1, SR_TID.X", "STS [R4], R2", "BAR.SYNC 0x0", "IMAD.WIDE R10, R1, 0x4, R12",
+                                         "LDG.E R7, [R10.64]", "LDS R6, [R5]", "FFMA R0, R6, R7, R0", "@P0 BRA @L3"}));
+    CHECK_FALSE(has(pixels, Trait::no_lane_global_fed_math));
+    CHECK_FALSE(has(pixels, Trait::no_lane_global_load_after_last_barrier));
+}
+
+TEST_CASE("a register written under a guard is read under the same guard as that write alone") {
+    // R10 held a lane-dependent value; "@P2 LDC.64" replaces it only where P2 holds, and the
+    // load under @P2 reads the new value alone: a weight, the same for every lane.
+    const std::vector<std::string> code = {"S2R R10, SR_TID.X", "BAR.SYNC 0x0", "@P2 LDC.64 R10, c[0x0][0x388]",
+                                           "@P2 LDG.E.CONSTANT R7, [R10.64]", "LDS R6, [R5]", "FFMA R0, R6, R7, R0"};
+    CHECK(has(traits(with_end(code)), Trait::no_lane_global_load_after_last_barrier));
+    // Under the other polarity, or once P2 is written again, the old value may be there.
+    std::vector<std::string> other = code;
+    other[3] = "@!P2 LDG.E.CONSTANT R7, [R10.64]";
+    CHECK_FALSE(has(traits(with_end(other)), Trait::no_lane_global_load_after_last_barrier));
+    std::vector<std::string> rewritten = code;
+    rewritten.insert(rewritten.begin() + 3, "ISETP.NE.AND P2, PT, R3, RZ, PT");
+    CHECK_FALSE(has(traits(with_end(rewritten)), Trait::no_lane_global_load_after_last_barrier));
+}
