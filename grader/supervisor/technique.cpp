@@ -233,14 +233,15 @@ bool reads_bank(const SassInstruction& in, const std::string& bank) {
 // --- control flow ---------------------------------------------------------------------
 
 // The target of a branch ("BRA 0x13a0", "@P0 BRA.U !UP0, 0x80"); false for other opcodes.
-bool branch_target(const SassInstruction& in, unsigned& target) { return sass_branch_target(in, target); }
-
 bool unconditional(const SassInstruction& in) { return in.guard.empty() || in.guard == "@PT"; }
 
 // A loop, as the listing lays it out: a backward branch and the instructions from its
 // target to it. nvcc places a loop's body between the two, so an instruction inside that
 // range runs once per trip. The branch to itself that pads the end of every function is
-// not a loop.
+// not a loop. tile-loop and no-barrier-in-loop keep these ranges rather than the natural
+// loops of sass_flow.hpp, which the data-path traits use: on sm_80–sm_89 the natural loops
+// of a templated 08.1 tile kernel (fixture 08.1_template_tile.cu) leave its barrier out,
+// where the range holds it.
 struct Loop {
     unsigned first, last;
 };
@@ -248,7 +249,7 @@ std::vector<Loop> loops_of(const SassFunction& f) {
     std::vector<Loop> out;
     for (const SassInstruction& in : f.code) {
         unsigned t = 0;
-        if (branch_target(in, t) && t < in.address) out.push_back({t, in.address});
+        if (sass_branch_target(in, t) && t < in.address) out.push_back({t, in.address});
     }
     return out;
 }
