@@ -225,6 +225,20 @@ class Answers(unittest.TestCase):
             if re.search(r"#define LESSON\d\d_ANSWER_KERNELS", text):
                 self.assertNotRegex(release.strip_source(text), r"#define LESSON\d\d_ANSWER_KERNELS", path)
 
+    def test_the_graders_own_answers_stay_out_of_the_release(self):
+        # Kernels and host routines of the graders' own that pass an exercise whose answer no
+        # starter ships, measured on the GPU (the 02.0 and 07.0 tables): the copy comparison
+        # above cannot see them (they are not the references' code), their omitted blocks must.
+        # Each pattern is the routine's definition; its uses stay, behind LESSONNN_ANSWER_KERNELS.
+        definitions = {"lessons/02-bank-conflicts/grader/grade_bank_conflicts.cu": [r"__global__[^;{]*\btile_transpose\s*\("],
+                       "lessons/07-streams/grader/grade_streams.cu": [r"\bvoid\s+grader_pipeline\s*\("]}
+        for path, patterns in definitions.items():
+            course = (ROOT / path).read_text()
+            stripped = release.strip_source(course, path)
+            for pattern in patterns:
+                self.assertTrue(re.search(pattern, course), (path, pattern, "defined in the course"))
+                self.assertIsNone(re.search(pattern, stripped), (path, pattern, "left in the release"))
+
     def test_a_starter_may_read_only_as_a_step_before(self):
         refs = ROOT / "solutions" / "05-histogram"
         first, second = (refs / "1_privatized.cu").read_text(), (refs / "2_coarsened.cu").read_text()

@@ -123,14 +123,60 @@ __global__ void naive_transpose(const T* in, T* out, int rows, int cols) {
     }
 }
 
-// kTranspose false: the same tile traffic without the transpose (a copy through shared
-// memory, read along rows only): what a conflict-free tiled transpose can at best reach.
-template <class T, int kTile, int kPad, bool kTranspose>
+// The yardstick of 02.1–02.3's second lines and of the grades in the L2: a copy through a
+// 64 × 64 tile of shared memory, rows in and rows out, so that every shared-memory access is
+// conflict-free. It moves the bytes a conflict-free tiled transpose moves, through DRAM (or
+// the L2) and through shared memory, with the same loads in flight per thread; what it lacks
+// is the transposition, so it answers no exercise and ships in the student release.
+constexpr int kCopyTile = 64;
+template <class T>
+__global__ void __launch_bounds__(256) tile_copy(const T* __restrict__ in, T* __restrict__ out, int rows, int cols) {
+    __shared__ T tile[kCopyTile][kCopyTile];
+    const int r0 = blockIdx.y * kCopyTile, c0 = blockIdx.x * kCopyTile;
+    T v[kCopyTile / 8][kCopyTile / 32];  // every load is issued before the first store to the tile
+#pragma unroll
+    for (int i = 0; i < kCopyTile / 8; ++i)
+#pragma unroll
+        for (int j = 0; j < kCopyTile / 32; ++j) {
+            const int r = r0 + threadIdx.y + 8 * i, c = c0 + threadIdx.x + 32 * j;
+            v[i][j] = (r < rows && c < cols) ? in[size_t(r) * cols + c] : T(0);
+        }
+#pragma unroll
+    for (int i = 0; i < kCopyTile / 8; ++i)
+#pragma unroll
+        for (int j = 0; j < kCopyTile / 32; ++j) tile[threadIdx.y + 8 * i][threadIdx.x + 32 * j] = v[i][j];
+    __syncthreads();
+#pragma unroll
+    for (int i = 0; i < kCopyTile / 8; ++i)
+#pragma unroll
+        for (int j = 0; j < kCopyTile / 32; ++j) {
+            const int dy = threadIdx.y + 8 * i, dx = threadIdx.x + 32 * j;
+            if (r0 + dy < rows && c0 + dx < cols) out[size_t(r0 + dy) * cols + c0 + dx] = tile[dy][dx];
+        }
+}
+
+template <class T>
+void launch_naive(const T* in, T* out, int rows, int cols) {
+    naive_transpose<<<dim3((cols + 31) / 32, (rows + 31) / 32), dim3(32, 8)>>>(in, out, rows, cols);
+}
+template <class T>
+void launch_tile_copy(const T* in, T* out, int rows, int cols) {
+    const dim3 grid((cols + kCopyTile - 1) / kCopyTile, (rows + kCopyTile - 1) / kCopyTile);
+    tile_copy<T><<<grid, dim3(32, 8)>>>(in, out, rows, cols);
+}
+
+// student-release: omit (tiled transposes: 02.1's and 02.2's answers)
+// The tiles of the notes, which the 02.0 table compares on the student's GPU and the slow
+// hints time. Each passes an exercise whose answer no starter ships (the unpadded tile 02.1,
+// the padded ones 02.2 and 02.3), so the student release's grader is built without them:
+// its table shows the student's own tiles in their place, its slow hints are the plain ones.
+#define LESSON02_ANSWER_KERNELS 1
+template <class T, int kTile, int kPad>
 __global__ void __launch_bounds__(256)
     tile_transpose(const T* __restrict__ in, T* __restrict__ out, int rows, int cols) {
     __shared__ T tile[kTile][kTile + kPad];
     const int r0 = blockIdx.y * kTile, c0 = blockIdx.x * kTile;
-    T v[kTile / 8][kTile / 32];  // every load is issued before the first store to the tile
+    T v[kTile / 8][kTile / 32];
 #pragma unroll
     for (int i = 0; i < kTile / 8; ++i)
 #pragma unroll
@@ -148,23 +194,15 @@ __global__ void __launch_bounds__(256)
 #pragma unroll
         for (int j = 0; j < kTile / 32; ++j) {
             int dy = threadIdx.y + 8 * i, dx = threadIdx.x + 32 * j;
-            if (kTranspose) {
-                if (c0 + dy < cols && r0 + dx < rows) out[size_t(c0 + dy) * rows + r0 + dx] = tile[dx][dy];
-            } else if (r0 + dy < rows && c0 + dx < cols) {
-                out[size_t(r0 + dy) * cols + c0 + dx] = tile[dy][dx];
-            }
+            if (c0 + dy < cols && r0 + dx < rows) out[size_t(c0 + dy) * rows + r0 + dx] = tile[dx][dy];
         }
 }
-
-template <class T>
-void launch_naive(const T* in, T* out, int rows, int cols) {
-    naive_transpose<<<dim3((cols + 31) / 32, (rows + 31) / 32), dim3(32, 8)>>>(in, out, rows, cols);
-}
-template <class T, int kTile, int kPad, bool kTranspose = true>
+template <class T, int kTile, int kPad>
 void launch_tile(const T* in, T* out, int rows, int cols) {
     dim3 grid((cols + kTile - 1) / kTile, (rows + kTile - 1) / kTile);
-    tile_transpose<T, kTile, kPad, kTranspose><<<grid, dim3(32, 8)>>>(in, out, rows, cols);
+    tile_transpose<T, kTile, kPad><<<grid, dim3(32, 8)>>>(in, out, rows, cols);
 }
+// student-release: end
 
 template <class Word>
 void bank_sweep_launch(int stride, int group, Word* sink) {
@@ -240,8 +278,9 @@ void print_transpose_stages(grader::Exercise& ex) {
         const grader::Work w{2.0 * sizeof(float) * n, 0};
         table.heading("float matrix " + shape_text(r, c));
         table.row("tile copy 64 x 64, no transpose (the target)", "tile_copy_gbs", w,
-                  [=](int) { launch_tile<float, 64, 0, false>(i, o, r, c); }, false, {"1"});
+                  [=](int) { launch_tile_copy(i, o, r, c); }, false, {wavefronts(4, 1)});
         table.row("naive transpose (02.1 starter)", "naive_gbs", w, [=](int) { launch_naive(i, o, r, c); }, false, {"-"});
+#ifdef LESSON02_ANSWER_KERNELS  // the grader's tiles: not in the student release
         table.row("tile 32 x 32, 4 per thread (the notes)", "tile32_gbs", w,
                   [=](int) { launch_tile<float, 32, 0>(i, o, r, c); }, false, {wavefronts(4, 32)});
         table.row("tile 32 x 33, 4 per thread", "tile32_padded_gbs", w, [=](int) { launch_tile<float, 32, 1>(i, o, r, c); },
@@ -250,6 +289,7 @@ void print_transpose_stages(grader::Exercise& ex) {
                   [=](int) { launch_tile<float, 64, 0>(i, o, r, c); }, false, {wavefronts(4, 64)});
         table.row("tile 64 x 65, 16 per thread", "tile64_padded_gbs", w, [=](int) { launch_tile<float, 64, 1>(i, o, r, c); },
                   false, {wavefronts(4, 65)});
+#endif
         table.row("your transpose_tiled (02.1)", "student_02_1_gbs", w, [=](int) { transpose_tiled(i, o, r, c); }, true, {""});
         table.row("your transpose_padded (02.2)", "student_02_2_gbs", w, [=](int) { transpose_padded(i, o, r, c); }, true, {""});
     }
@@ -264,10 +304,14 @@ void print_transpose_stages(grader::Exercise& ex) {
         table.heading("double matrix " + shape_text(r, c));
         table.row("double: naive transpose (02.3 starter)", "double_naive_gbs", w, [=](int) { launch_naive(i, o, r, c); },
                   false, {"-"});
+        table.row("double: tile copy 64 x 64, no transpose", "double_tile_copy_gbs", w,
+                  [=](int) { launch_tile_copy(i, o, r, c); }, false, {wavefronts(8, 1)});
+#ifdef LESSON02_ANSWER_KERNELS
         table.row("double: tile 32 x 32", "double_tile32_gbs", w, [=](int) { launch_tile<double, 32, 0>(i, o, r, c); },
                   false, {wavefronts(8, 32)});
         table.row("double: tile 32 x 33", "double_tile32_padded_gbs", w,
                   [=](int) { launch_tile<double, 32, 1>(i, o, r, c); }, false, {wavefronts(8, 33)});
+#endif
         table.row("your transpose_double (02.3)", "student_02_3_gbs", w, [=](int) { transpose_double(i, o, r, c); }, true,
                   {""});
     }
@@ -294,7 +338,8 @@ template <class T>
 using Transpose = void (*)(const T*, T*, int, int);
 
 // The grader's version of the stage a student starts from, timed only when the student's
-// kernel is too slow, and the hints for "as slow as that" and "faster, still too slow".
+// kernel is too slow, and the hints for "as slow as that" and "faster, still too slow";
+// `launch` null where the student release has no such kernel (the exercise's plain hint).
 template <class T>
 struct SlowLike {
     const char* label;
@@ -303,15 +348,9 @@ struct SlowLike {
     const char* otherwise;
 };
 
-// Checks one transpose launcher on every shape (exact results, three input distributions)
-// and grades it on the timing matrix, against the copy ceiling; cuBLAS's transpose of the
-// same matrix is the vendor figure. `in_l2`: first a grade on a matrix the L2 holds
-// (grade_in_l2), where the conflicts show on every GPU.
 // The timed call of `transpose` on a rows × cols matrix: fresh values before every call, and
 // every call checked against the grader's naive transpose (the 02.0 table's first row),
-// which moves values without arithmetic: a transpose is exact, so is the comparison. Not a
-// tile: the grader's tiles are baselines timed through this call, and an oracle cannot
-// check itself.
+// which moves values without arithmetic: a transpose is exact, so is the comparison.
 template <class T>
 struct TimedTranspose {
     const Shape nominal;
@@ -366,34 +405,55 @@ Shape l2_shape() {
     return timing_shape(elements, std::max(side / 32 * 32, 32) + 8);  // cols ≡ 8 (mod 32), as timing_shape's rows
 }
 
+// The copy through the tile (tile_copy), timed as a baseline on `m`'s matrix as it stands
+// (the nominal shape): checked once first, against its input, since it does other work than
+// the call's (a copy, not a transpose) and the call's own check cannot verify it
+// (Exercise::baseline, the unchecked overload).
+template <class T>
+grader::Baseline tile_copy_baseline(grader::Exercise& ex, TimedTranspose<T>& m, const std::string& where,
+                                    const grader::TimingOptions& options = {}) {
+    const std::string name = std::string("the grader's copy through a 64 × 64 tile") + (sizeof(T) == 8 ? " of doubles" : "") + where;
+    grader::fill_on_device(m.in.data(), m.n, ex.rng("tile copy").next(), grader::Dist::uniform);
+    launch_tile_copy(m.in.data(), m.out.data(), m.rows, m.cols);
+    CUDA_CHECK(cudaGetLastError());
+    ex.expect_on_device(m.out.data(), m.in.data(), m.n, grader::Tolerance{}, "the grader's " + name + " (a grader bug)");
+    return ex.baseline(name, m.work(), [&] { launch_tile_copy(m.in.data(), m.out.data(), m.rows, m.cols); }, false, options);
+}
+
 // The bank conflicts alone (02.2, 02.3): the same transpose on a matrix the L2 holds, timed
 // without flushing it and with the launch's latency hidden (TimingOptions::l2_resident),
-// against the grader's own conflict-free tile timed the same way on the same matrix. From
-// DRAM, a GPU whose SMs are fast next to their memory (a T4, an L4, an RTX 4090) caps an
-// unpadded tile near a padded one's speed; from the L2, only the SMs' shared-memory traffic
-// binds, and a column read with 32-way conflicts costs 32 of its cycles on every GPU.
+// against the grader's copy through a conflict-free tile timed the same way on the same
+// matrix. From DRAM, a GPU whose SMs are fast next to their memory (a T4, an L4, an RTX 4090)
+// caps an unpadded tile near a padded one's speed; from the L2, only the SMs' shared-memory
+// traffic binds, and a column read with 32-way conflicts costs 32 of its cycles on every GPU.
 // A grade of its own, declared in thresholds.txt as "NN.N name / in the L2".
 template <class T>
-void grade_in_l2(grader::Exercise& ex, const char* name, Transpose<T> transpose, const char* shape_name, Transpose<T> shape) {
+void grade_in_l2(grader::Exercise& ex, const char* name, Transpose<T> transpose, Transpose<T> unpadded) {
     TimedTranspose<T> m(ex, std::string(name) + ", matrix held in the L2", transpose, l2_shape<T>());
     grader::TimingOptions held;
     held.l2_resident = true;
-    grader::Call own_call = m.call.with_launch(shape_name, [&] { shape(m.in.data(), m.out.data(), m.rows, m.cols); });
-    grader::Performance p = grader::versus(ex.baseline(std::string(shape_name) + ", in the L2", m.work(), own_call, false, held));
+    grader::Performance p = grader::versus(tile_copy_baseline(ex, m, ", in the L2", held));
     p.l2_resident = true;
-    ex.diagnose_slow({"the speed of the grader's unpadded tile, on the same matrix in the L2",
-                      [&] { launch_tile<T, 64, 0>(m.in.data(), m.out.data(), m.rows, m.cols); },
-                      "the column reads of your tile still conflict: pad the tile by one word per row, or swizzle the "
-                      "column index, so that a column spans every bank (theory: \"Padding and swizzling\")",
-                      "your tile is faster than an unpadded one but still well behind the grader's padded tile on data "
-                      "the L2 holds, where only shared memory binds: count the wavefronts of its column reads again "
-                      "(theory: \"What the conflicts cost on this GPU\")"});
+    if (unpadded)
+        ex.diagnose_slow({"the speed of the grader's unpadded tile, on the same matrix in the L2",
+                          [&] { unpadded(m.in.data(), m.out.data(), m.rows, m.cols); },
+                          "the column reads of your tile still conflict: pad the tile by one word per row, or swizzle the "
+                          "column index, so that a column spans every bank (theory: \"Padding and swizzling\")",
+                          "your tile is faster than an unpadded one but still well behind the grader's copy through a "
+                          "tile on data the L2 holds, where only shared memory binds: count the wavefronts of its column "
+                          "reads again (theory: \"What the conflicts cost on this GPU\")"});
     ex.grade(p, m.call, "in the L2");
 }
 
+// Checks one transpose launcher on every shape (exact results, three input distributions)
+// and grades it on the timing matrix: against the lower of the copy ceiling and a share of
+// the grader's copy through a tile on the same matrix (thresholds.txt); cuBLAS's transpose
+// of the same matrix is the vendor figure. `unpadded_in_l2`: first a grade on a matrix the L2
+// holds (grade_in_l2), where the conflicts show on every GPU, with the unpadded tile the
+// slow hint compares with there (none in the student release).
 template <class T>
 void check_and_grade(grader::Exercise& ex, const char* name, Transpose<T> transpose, int timing_cols,
-                     const SlowLike<T>& slow_like, const char* shape_name, Transpose<T> shape, bool in_l2) {
+                     const SlowLike<T>& slow_like, bool in_l2, Transpose<T> unpadded_in_l2 = nullptr) {
     auto rng = ex.rng("inputs");
     const grader::Dist dists[] = {grader::Dist::uniform, grader::Dist::zeros, grader::Dist::mixed};
     std::vector<Shape> shapes(std::begin(kShapes), std::end(kShapes));
@@ -412,27 +472,27 @@ void check_and_grade(grader::Exercise& ex, const char* name, Transpose<T> transp
         });
         ex.check(call);
     }
-    if (in_l2 && !grader::sanitizer_mode()) grade_in_l2(ex, name, transpose, shape_name, shape);
+    if (in_l2 && !grader::sanitizer_mode()) grade_in_l2(ex, name, transpose, unpadded_in_l2);
     // Not on the matrix in the L2 above: that grade compares the bank conflicts of two tiles on
     // one matrix, and a tail bug of any size shows here.
     TimedTranspose<T> m(ex, std::string(name) + ", timing matrix (a shape drawn for every timed call) of up to", transpose,
                         timing_shape(grader::timing_elements(2 * sizeof(T)), timing_cols));
     m.vary(kRowBand, sizeof(T) == 4 ? kFloatColBand : kDoubleColBand);
     const grader::Work work = m.work();
-    // The baselines run on the same buffers, each timed run prepared and verified as the
+    // The vendor figure runs on the same buffers, each timed run prepared and verified as the
     // student's are (Exercise::baseline).
     grader::Cublas blas;
     const char* vendor = sizeof(T) == 4 ? "cuBLAS geam (transpose)" : "cuBLAS geam (double transpose)";
     grader::Call vendor_call = m.call.with_launch(vendor, [&] { cublas_transpose(blas, m.in.data(), m.out.data(), m.rows, m.cols); });
     ex.baseline(vendor, work, vendor_call);
-    // The second line of thresholds.txt: the grader's own tile of the technique, timed on the
-    // same matrix. Where the SMs, not the DRAM, bound a tiled transpose (a GPU with much DRAM
-    // bandwidth per SM, or a partition of one under --sms), a fraction of the copy ceiling
-    // would ask more than the technique gives; the lower of the two lines applies.
-    grader::Call own_call = m.call.with_launch(shape_name, [&] { shape(m.in.data(), m.out.data(), m.rows, m.cols); });
-    const grader::Baseline own = ex.baseline(shape_name, work, own_call, false);
-    ex.diagnose_slow({slow_like.label, [&] { slow_like.launch(m.in.data(), m.out.data(), m.rows, m.cols); }, slow_like.if_like,
-                      slow_like.otherwise});
+    // The second line of thresholds.txt: the copy through a tile, timed on the same matrix.
+    // Where the SMs, not the DRAM, bound a tiled transpose (a GPU with much DRAM bandwidth per
+    // SM, or a partition of one under --sms), a fraction of the copy ceiling would ask more
+    // than the technique gives; the lower of the two lines applies.
+    const grader::Baseline own = tile_copy_baseline(ex, m, "");
+    if (slow_like.launch)
+        ex.diagnose_slow({slow_like.label, [&] { slow_like.launch(m.in.data(), m.out.data(), m.rows, m.cols); },
+                          slow_like.if_like, slow_like.otherwise});
     ex.grade(grader::lower_of(grader::memory_bound(work.bytes), grader::versus(own)), m.call);
 }
 
@@ -453,19 +513,24 @@ GRADER_EXERCISE("02.1 tiled transpose") {
                             "stage a tile in shared memory so that the global reads and the global writes are both coalesced",
                             "the tile helps; now look at the tile's shared-memory traffic and the bytes each thread "
                             "keeps in flight (theory: \"The transpose through a tile\")"},
-                           "the grader's unpadded 64 × 64 tile", launch_tile<float, 64, 0>, false);
+                           false);
 }
 
 GRADER_EXERCISE("02.2 padded transpose") {
     ex.theory("Padding and swizzling");
     ex.hint("pad the tile by one column (or swizzle the column index) so that a column of the tile spans all 32 banks");
+#ifdef LESSON02_ANSWER_KERNELS
+    const Transpose<float> unpadded = launch_tile<float, 64, 0>;
+#else
+    const Transpose<float> unpadded = nullptr;  // the student release: the plain hint
+#endif
     check_and_grade<float>(ex, "transpose_padded", transpose_padded, kFloatCols,
-                           {"the speed of the unpadded 64 × 64 tile", launch_tile<float, 64, 0>,
+                           {"the speed of the unpadded 64 × 64 tile", unpadded,
                             "pad the tile by one column (or swizzle the column index) so that a column of the tile "
                             "spans all 32 banks",
                             "the column reads look conflict-free; keep several loads in flight per thread before the "
                             "first store to the tile (theory: \"What the conflicts cost on this GPU\")"},
-                           "the grader's padded 64 × 64 tile", launch_tile<float, 64, 1>, true);
+                           true, unpadded);
 }
 
 GRADER_EXERCISE("02.3 double transpose") {
@@ -477,5 +542,5 @@ GRADER_EXERCISE("02.3 double transpose") {
                              "(pad or swizzle)",
                              "the tile helps; count the wavefronts of a column read of 8-byte words again (theory: "
                              "\"8-byte words\")"},
-                            "the grader's padded 64 × 64 tile of doubles", launch_tile<double, 64, 1>, true);
+                            true);
 }

@@ -410,6 +410,22 @@ cudaStream_t pool_stream(int i) {
     return streams[size_t(i)];
 }
 
+// The serial pipeline: the whole array copied in, worked on and copied out on one stream,
+// what 07.1's starter does. The slow hint's yardstick and the timeline's "serial" lanes, in
+// the course and in the student release alike.
+void serial_pipeline(const float* host_in, float* host_out, Arrays& a) {
+    const cudaStream_t s = pool_stream(0);
+    CUDA_CHECK(cudaMemcpyAsync(a.dev_in.data(), host_in, a.n * sizeof(float), cudaMemcpyHostToDevice, s));
+    launch_work(a.dev_in.data(), a.dev_out.data(), a.n, s);
+    CUDA_CHECK(cudaMemcpyAsync(host_out, a.dev_out.data(), a.n * sizeof(float), cudaMemcpyDeviceToHost, s));
+}
+
+// student-release: omit (the grader's chunked pipelines: 07.1's answer)
+// The 07.0 tables time the pipeline in every shape the theory page compares, and a failed
+// 07.1 is shown beside the best of them. The pipeline passes 07.1, so the student release's
+// grader is built without it: its 07.0 shows the copies, the stages, the serial pipeline and
+// the student's own; a failed 07.1 shows the student's lanes alone.
+#define LESSON07_ANSWER_KERNELS 1
 enum class Order { depth_first, breadth_first };
 enum class Flaw { none, work_on_default_stream, sync_each_chunk };
 
@@ -450,6 +466,7 @@ void grader_pipeline(const float* host_in, float* host_out, Arrays& a, int strea
         for (size_t c = 0; c < chunks; ++c) copy_out(c);
     }
 }
+// student-release: end
 
 // ------------------------------------------------------------------ measuring the stages
 
@@ -553,9 +570,13 @@ Timelines trace_pipelines(grader::Exercise& ex, PipelineCall& timed) {
     }
     timed.set_window(nullptr);
     try {
-        t.serial = timeline::trace([&] { grader_pipeline(a.in.data(), a.out.data(), a, 1, 1, Order::depth_first); });
+        t.serial = timeline::trace([&] { serial_pipeline(a.in.data(), a.out.data(), a); });
+#ifdef LESSON07_ANSWER_KERNELS
         t.best = timeline::trace(
             [&] { grader_pipeline(a.in.data(), a.out.data(), a, kBestStreams, kBestChunks, Order::depth_first); });
+#else
+        t.best.why_empty = "the student release has no pipeline of the grader's";
+#endif
     } catch (const std::exception& e) {
         t.serial = t.best = {}, t.serial.why_empty = t.best.why_empty = std::string("the grader's pipeline failed: ") + e.what();
     }
@@ -637,6 +658,7 @@ GRADER_EXERCISE("07.0 copies and overlap on this GPU") {
                 "      serial %.2f ms, best pipelined %.2f ms (theory.md, \"Fill, steady state and drain\")\n",
                 st.h2d_ms, st.kernel_ms, st.d2h_ms, st.both_ways_ms, serial, best);
 
+#ifdef LESSON07_ANSWER_KERNELS  // the grader's pipelines: not in the student release
     // 2. Streams × chunks, depth-first.
     grader::TeachingTable::Options so;
     so.first_header = "depth-first, chunks →";
@@ -676,32 +698,40 @@ GRADER_EXERCISE("07.0 copies and overlap on this GPU") {
                                              }));
         }
     order.print("Depth-first (chunk by chunk) against breadth-first (all copies in, all work, all copies out):");
+#endif
 
     // 4. What breaks the overlap, and the student's pipeline.
     grader::TeachingTable::Options bo;
+#ifdef LESSON07_ANSWER_KERNELS
     bo.first_header = "4 streams, 32 chunks, depth-first";
+#else
+    bo.first_header = "pipeline";
+#endif
     bo.percent_of = {"best"};
     bo.show_ms = true;
     bo.timing = kTableTiming;
     bo.before_check = [&] { a.out.poison(); };  // what the rows before left there must not count
     grader::TeachingTable breaks(ex, bo);
     breaks.compare_with({moved.figure(best)});
-    const auto row = [&](const char* label, const std::string& key, const float* from, float* to, Flaw flaw, int streams = 4,
-                         size_t chunks = 32) {
+#ifdef LESSON07_ANSWER_KERNELS
+    const auto row = [&](const char* label, const std::string& key, const float* from, float* to, Flaw flaw) {
         record_efficiency(key, breaks.row(label, key, moved, [&](int) {
-            grader_pipeline(from, to, a, streams, chunks, Order::depth_first, flaw);
+            grader_pipeline(from, to, a, 4, 32, Order::depth_first, flaw);
         }));
     };
     row("as it should be", "pipeline_gbs", a.in.data(), a.out.data(), Flaw::none);
     row("pageable host arrays", "pageable_gbs", pageable_in.data(), pageable_out.data(), Flaw::none);
     row("the work on the default stream", "default_stream_gbs", a.in.data(), a.out.data(), Flaw::work_on_default_stream);
     row("cudaStreamSynchronize after each chunk", "sync_each_gbs", a.in.data(), a.out.data(), Flaw::sync_each_chunk);
-    row("one stream, one chunk (serial)", "serial_gbs", a.in.data(), a.out.data(), Flaw::none, 1, 1);
+#endif
+    record_efficiency("serial_gbs", breaks.row("one stream, one chunk (serial)", "serial_gbs", moved,
+                                               [&](int) { serial_pipeline(a.in.data(), a.out.data(), a); }));
     record_efficiency("yours_gbs", breaks.row("your run_pipeline", "yours_gbs", moved,
                                               [&](int) { run_student(ex, a, "run_pipeline, n = " + std::to_string(n)); },
                                               true, {}, [&] { return a.right(); }));
     breaks.print("What breaks the overlap, and your pipeline:");
 
+#ifdef LESSON07_ANSWER_KERNELS
     // 5. Intensity: the work from 1/8 to 4 times the time of one copy.
     grader::TeachingTable::Options io;
     io.first_header = "work ÷ copy";
@@ -734,6 +764,7 @@ GRADER_EXERCISE("07.0 copies and overlap on this GPU") {
     intensity.print("When the copies can be hidden: the work from 1/8 to 4 times one copy (4 streams, 32 chunks).\n"
                     "      steps/B is r, the work per byte; c is the steps per second this kernel reached, b the bytes per\n"
                     "      second of the copy in and of the copy out: the copies hide behind the work when r >= c/b both ways.");
+#endif
 }
 
 // ---------------------------------------------------------------------- 07.1
@@ -776,7 +807,7 @@ GRADER_EXERCISE("07.1 pipeline") {
         ex.figure("required_ms", required);
         Arrays& a = timed.arrays();
         ex.diagnose_slow({"the speed of the serial pipeline (one stream: copy in, work, copy out)",
-                          [&] { grader_pipeline(a.in.data(), a.out.data(), a, 1, 1, Order::depth_first); },
+                          [&] { serial_pipeline(a.in.data(), a.out.data(), a); },
                           "cut the array into chunks (16 or more) and give each chunk's copy in, launch_work and copy out "
                           "to one of a few streams (3 or 4, in turn), so that the copies run while the work runs",
                           "part of the work overlaps, not enough: use more chunks (N equal chunks leave about "
