@@ -2,6 +2,9 @@
 // The two calibration kernels. They are written the way a good student kernel can be
 // written (plain CUDA C++, no library), so "a fraction of the copy ceiling" is a goal a
 // student can reach.
+#include <cuda_fp16.h>
+#include <mma.h>
+
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
@@ -98,6 +101,44 @@ double fma_gflops(const GpuInfo& gpu) {
     return flops / (t.median_ms * 1e-3) / 1e9;
 }
 
+// Lesson 09's tensor peak: FP16 16 × 16 × 16 WMMA products with FP32 accumulation, from
+// registers only (no load in the loop), so the tensor cores' issue rate is all that limits
+// it. WMMA compiles for every GPU of the course (sm_75 on) to the same mma.sync (HMMA)
+// instructions a student's WMMA or mma.sync kernel issues; Hopper's wgmma, which cuBLAS uses
+// there, is faster and not measured here. Four independent accumulators per warp and 32
+// warps per SM keep enough products in flight to cover the HMMA latency.
+constexpr int kMmaChains = 4, kMmaWarpsPerBlock = 8, kMmaBlocksPerSm = 4;
+
+__global__ void __launch_bounds__(32 * kMmaWarpsPerBlock) tensor_calibration(float* out, int iterations, float seed) {
+    namespace wmma = nvcuda::wmma;
+    wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> a;
+    wmma::fragment<wmma::matrix_b, 16, 16, 16, __half, wmma::row_major> b;
+    wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc[kMmaChains];
+    wmma::fill_fragment(a, __float2half(seed));
+    wmma::fill_fragment(b, __float2half(seed * 0.5f));
+#pragma unroll
+    for (int k = 0; k < kMmaChains; ++k) wmma::fill_fragment(acc[k], float(k));
+    for (int it = 0; it < iterations; ++it) {
+#pragma unroll
+        for (int k = 0; k < kMmaChains; ++k) wmma::mma_sync(acc[k], a, b, acc[k]);
+    }
+    float s = 0;
+#pragma unroll
+    for (int k = 0; k < kMmaChains; ++k) s += acc[k].x[0];
+    if (s == 1.2345f) out[0] = s;  // never true in practice; keeps the work alive
+}
+
+double tensor_fp16_gflops(const GpuInfo& gpu) {
+    float* out = nullptr;
+    CUDA_CHECK(cudaMalloc(&out, sizeof(float)));
+    const int blocks = gpu.sms * kMmaBlocksPerSm, iterations = 16384;
+    Timing t = time_launch([&] { tensor_calibration<<<blocks, 32 * kMmaWarpsPerBlock>>>(out, iterations, 1e-3f); },
+                           {2, 11, false});
+    CUDA_CHECK(cudaFree(out));
+    const double flops = 2.0 * 16 * 16 * 16 * kMmaChains * double(iterations) * kMmaWarpsPerBlock * blocks;
+    return flops / (t.median_ms * 1e-3) / 1e9;
+}
+
 // Host<->device copies (lesson 07): each direction alone and both at once on pinned memory,
 // and host-to-device from pageable memory, each one cudaMemcpy(Async) of the whole buffer.
 // 64 MiB: a copy of that size already runs at the link's full rate (a few ms), and pinning
@@ -172,6 +213,8 @@ const std::vector<CeilingMeasurer>& ceiling_measurers() {
          [](const GpuInfo&) { return host_copies().both_ways; }},
         {"h2d_pageable_gbs", "pageable host-to-device copy", "GB/s", [](const GpuInfo&) { return host_copies().h2d_pageable; }},
         {"copy_engines", "asyncEngineCount", "copy engines", copy_engines},
+        // Lesson 09 (tensor cores):
+        {ceiling::tensor_fp16_gflops, "FP16 tensor cores (WMMA, FP32 accumulation)", "GFLOP/s", tensor_fp16_gflops},
     };
     return all;
 }
