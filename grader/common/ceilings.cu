@@ -109,13 +109,18 @@ double fma_gflops(const GpuInfo& gpu) {
 // warps per SM keep enough products in flight to cover the HMMA latency.
 constexpr int kMmaChains = 4, kMmaWarpsPerBlock = 8, kMmaBlocksPerSm = 4;
 
-__global__ void __launch_bounds__(32 * kMmaWarpsPerBlock) tensor_calibration(float* out, int iterations, float seed) {
+// Every element of every accumulator is summed at the end: with only element 0 kept, nvcc 13
+// drops the HMMA of the half of each product that feeds none of it, and the figure would count
+// twice the work done. The operands come from memory, so that nothing about them is known at
+// compile time.
+__global__ void __launch_bounds__(32 * kMmaWarpsPerBlock) tensor_calibration(float* out, const __half* operands,
+                                                                             int iterations) {
     namespace wmma = nvcuda::wmma;
     wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> a;
     wmma::fragment<wmma::matrix_b, 16, 16, 16, __half, wmma::row_major> b;
     wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc[kMmaChains];
-    wmma::fill_fragment(a, __float2half(seed));
-    wmma::fill_fragment(b, __float2half(seed * 0.5f));
+    wmma::load_matrix_sync(a, operands, 16);
+    wmma::load_matrix_sync(b, operands + 256, 16);
 #pragma unroll
     for (int k = 0; k < kMmaChains; ++k) wmma::fill_fragment(acc[k], float(k));
     for (int it = 0; it < iterations; ++it) {
@@ -124,17 +129,22 @@ __global__ void __launch_bounds__(32 * kMmaWarpsPerBlock) tensor_calibration(flo
     }
     float s = 0;
 #pragma unroll
-    for (int k = 0; k < kMmaChains; ++k) s += acc[k].x[0];
+    for (int k = 0; k < kMmaChains; ++k)
+        for (int e = 0; e < acc[k].num_elements; ++e) s += acc[k].x[e];
     if (s == 1.2345f) out[0] = s;  // never true in practice; keeps the work alive
 }
 
 double tensor_fp16_gflops(const GpuInfo& gpu) {
     float* out = nullptr;
+    __half* operands = nullptr;  // two 16 × 16 fragments' worth; small values, so the sums stay finite
     CUDA_CHECK(cudaMalloc(&out, sizeof(float)));
+    CUDA_CHECK(cudaMalloc(&operands, 512 * sizeof(__half)));
+    CUDA_CHECK(cudaMemset(operands, 0x11, 512 * sizeof(__half)));  // 0x1111: about 6e-4 each
     const int blocks = gpu.sms * kMmaBlocksPerSm, iterations = 16384;
-    Timing t = time_launch([&] { tensor_calibration<<<blocks, 32 * kMmaWarpsPerBlock>>>(out, iterations, 1e-3f); },
+    Timing t = time_launch([&] { tensor_calibration<<<blocks, 32 * kMmaWarpsPerBlock>>>(out, operands, iterations); },
                            {2, 11, false});
     CUDA_CHECK(cudaFree(out));
+    CUDA_CHECK(cudaFree(operands));
     const double flops = 2.0 * 16 * 16 * 16 * kMmaChains * double(iterations) * kMmaWarpsPerBlock * blocks;
     return flops / (t.median_ms * 1e-3) / 1e9;
 }
