@@ -9,11 +9,12 @@
 /// (i, k) at i * K + k), B is K × N halves (element (k, j) at k * N + j), C is M × N floats.
 /// C(i, j) = Σ_k A(i, k) · B(k, j), every product and every sum in FP32 or wider: a product
 /// of two halves is exact in FP32 (11 + 11 significant bits ≤ 24), so the only error allowed
-/// is that of FP32 accumulation in any order, |C − C₆₄| ≤ γ_{K+2} Σ_k |A(i, k)| |B(k, j)|,
-/// γ_n = n u / (1 − n u) with u = 2^-23 (theory page, "How close is correct"): tensor cores
-/// are not documented to round each addition to nearest, so u is a whole unit in the last
-/// place rather than half of one. Half-precision accumulation (an FP16 accumulator
-/// fragment) fails that bound.
+/// is that of FP32 accumulation, in any order and in blocks of up to 32 products added at once
+/// with truncation, as tensor cores add them: |C − C₆₄| ≤ γ_{2K+32} Σ_k m(A(i, k)) m(B(k, j)),
+/// γ_n = n u / (1 − n u) with u = 2^-23, a whole unit in the last place, and m(x) = |x| but
+/// for an FP16 subnormal, which counts as 2^-14, the magnitude its exponent aligns it at
+/// (theory page, "How close is correct", derives it). Half-precision accumulation (an FP16
+/// accumulator fragment) fails that bound.
 ///
 /// The grader allocates every buffer (no overlap, 256-byte aligned; an access outside a
 /// buffer is detected) and compares with a float64 host sum of the same FP16 inputs; timed
@@ -41,7 +42,7 @@
 /// The largest M and N: 65535 × 16, so that a grid may put blocks of 16 or more rows (one
 /// fragment) of C along gridDim.y, whose limit is 65535 blocks.
 inline constexpr int kHgemmMaxMN = 65535 * 16;
-/// The largest K, 2^16: the tolerance γ_{K+2} is then about 0.8 % of Σ_k |A(i, k) B(k, j)|.
+/// The largest K, 2^16: the tolerance γ_{2K+32} is then about 1.6 % of Σ_k |A(i, k) B(k, j)|.
 /// Every FP16 product is below 65504² < 2^32, so no sum of 2^16 of them leaves FP32's range.
 inline constexpr int kHgemmMaxK = 1 << 16;
 
