@@ -143,10 +143,11 @@ std::string dims_text(Dims d) {
 // most Σ_k |a b| each, so the total is at most (b + 1) ⌈K / b⌉ u Σ_k |a b|, and
 // (b + 1) ⌈K / b⌉ ≤ (K + b − 1)(1 + 1/b) ≤ 2K + 32 for every block size b from 1 (a truncating
 // sum, one addend at a time) to 32. Hence γ_{2K+32} Σ_k |a b|, γ_n = n u / (1 − n u), whatever
-// the hardware's block and the kernel's order. Alignment goes by exponents, and a subnormal
-// half has the exponent of 2^-14 with a significand below 1: a product with a subnormal
-// factor is cut at 2^-23 of where 2^-14 would put it, up to 2^10 above its value. So in the
-// magnitudes a subnormal counts as 2^-14 (aligned_magnitude). On an H200, inputs with FP16
+// the hardware's block and the kernel's order. Subnormal inputs erred more than that model
+// allows (below); the reading taken here, undocumented by NVIDIA: alignment goes by exponents,
+// and a subnormal half has the exponent of 2^-14 with a significand below 1, so a product with
+// a subnormal factor may be cut at 2^-23 of where 2^-14 would put it, up to 2^10 above its
+// value. So in the magnitudes a subnormal counts as 2^-14 (aligned_magnitude). On an H200, inputs with FP16
 // subnormals beside normal values erred by up to 2.0 × γ_{K+2} Σ_k |a b| (K = 16; GPU
 // self-test of 6900fb8, which failed correct kernels with that tighter bound), 36 units of
 // 2^-23, where this bound allows 64 or more; an FP16 accumulator misses it by far (theory page).
