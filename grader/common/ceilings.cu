@@ -2,6 +2,9 @@
 // The two calibration kernels. They are written the way a good student kernel can be
 // written (plain CUDA C++, no library), so "a fraction of the copy ceiling" is a goal a
 // student can reach.
+#include <cuda_fp16.h>
+#include <mma.h>
+
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
@@ -98,6 +101,54 @@ double fma_gflops(const GpuInfo& gpu) {
     return flops / (t.median_ms * 1e-3) / 1e9;
 }
 
+// Lesson 09's tensor peak: FP16 16 × 16 × 16 WMMA products with FP32 accumulation, from
+// registers only (no load in the loop), so the tensor cores' issue rate is all that limits
+// it. WMMA compiles for every GPU of the course (sm_75 on) to the same mma.sync (HMMA)
+// instructions a student's WMMA or mma.sync kernel issues; Hopper's wgmma, which cuBLAS uses
+// there, is faster and not measured here. Four independent accumulators per warp and 32
+// warps per SM keep enough products in flight to cover the HMMA latency.
+constexpr int kMmaChains = 4, kMmaWarpsPerBlock = 8, kMmaBlocksPerSm = 4;
+
+// Every element of every accumulator is summed at the end: with only element 0 kept, nvcc 13
+// drops the HMMA of the half of each product that feeds none of it, and the figure would count
+// twice the work done. The operands come from memory, so that nothing about them is known at
+// compile time.
+__global__ void __launch_bounds__(32 * kMmaWarpsPerBlock) tensor_calibration(float* out, const __half* operands,
+                                                                             int iterations) {
+    namespace wmma = nvcuda::wmma;
+    wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> a;
+    wmma::fragment<wmma::matrix_b, 16, 16, 16, __half, wmma::row_major> b;
+    wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc[kMmaChains];
+    wmma::load_matrix_sync(a, operands, 16);
+    wmma::load_matrix_sync(b, operands + 256, 16);
+#pragma unroll
+    for (int k = 0; k < kMmaChains; ++k) wmma::fill_fragment(acc[k], float(k));
+    for (int it = 0; it < iterations; ++it) {
+#pragma unroll
+        for (int k = 0; k < kMmaChains; ++k) wmma::mma_sync(acc[k], a, b, acc[k]);
+    }
+    float s = 0;
+#pragma unroll
+    for (int k = 0; k < kMmaChains; ++k)
+        for (int e = 0; e < acc[k].num_elements; ++e) s += acc[k].x[e];
+    if (s == 1.2345f) out[0] = s;  // never true in practice; keeps the work alive
+}
+
+double tensor_fp16_gflops(const GpuInfo& gpu) {
+    float* out = nullptr;
+    __half* operands = nullptr;  // two 16 × 16 fragments' worth; small values, so the sums stay finite
+    CUDA_CHECK(cudaMalloc(&out, sizeof(float)));
+    CUDA_CHECK(cudaMalloc(&operands, 512 * sizeof(__half)));
+    CUDA_CHECK(cudaMemset(operands, 0x11, 512 * sizeof(__half)));  // 0x1111: about 6e-4 each
+    const int blocks = gpu.sms * kMmaBlocksPerSm, iterations = 16384;
+    Timing t = time_launch([&] { tensor_calibration<<<blocks, 32 * kMmaWarpsPerBlock>>>(out, operands, iterations); },
+                           {2, 11, false});
+    CUDA_CHECK(cudaFree(out));
+    CUDA_CHECK(cudaFree(operands));
+    const double flops = 2.0 * 16 * 16 * 16 * kMmaChains * double(iterations) * kMmaWarpsPerBlock * blocks;
+    return flops / (t.median_ms * 1e-3) / 1e9;
+}
+
 // Host<->device copies (lesson 07): each direction alone and both at once on pinned memory,
 // and host-to-device from pageable memory, each one cudaMemcpy(Async) of the whole buffer.
 // 64 MiB: a copy of that size already runs at the link's full rate (a few ms), and pinning
@@ -172,6 +223,8 @@ const std::vector<CeilingMeasurer>& ceiling_measurers() {
          [](const GpuInfo&) { return host_copies().both_ways; }},
         {"h2d_pageable_gbs", "pageable host-to-device copy", "GB/s", [](const GpuInfo&) { return host_copies().h2d_pageable; }},
         {"copy_engines", "asyncEngineCount", "copy engines", copy_engines},
+        // Lesson 09 (tensor cores):
+        {ceiling::tensor_fp16_gflops, "FP16 tensor cores (WMMA, FP32 accumulation)", "GFLOP/s", tensor_fp16_gflops},
     };
     return all;
 }

@@ -20,6 +20,9 @@ namespace ceiling {
 inline constexpr const char* copy_gbs = "copy_gbs";      ///< calibration copy kernel, bytes read + written per second
 inline constexpr const char* dram_gbs = "dram_gbs";      ///< theoretical DRAM bandwidth from device attributes
 inline constexpr const char* fma_gflops = "fma_gflops";  ///< calibration FMA kernel, 2 flops per FMA
+/// Lesson 09's extra ceiling: a register-only loop of FP16 WMMA 16 × 16 × 16 products with
+/// FP32 accumulation (mma.sync on every GPU; on Hopper not wgmma's peak, which is higher).
+inline constexpr const char* tensor_fp16_gflops = "tensor_fp16_gflops";
 }  // namespace ceiling
 
 class Ceilings {

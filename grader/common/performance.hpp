@@ -90,8 +90,13 @@ struct Target {
 /// alternatives, the lowest of their thresholds (the longest time allowed).
 Target target_for(const Performance& p, const Ceilings& c, double scale);
 
+/// How far past the measured tensor peak (ceiling::tensor_fp16_gflops, mma.sync's) a result
+/// may go before it is impossible: 2, since Hopper's wgmma, which a student may issue through
+/// inline PTX, outruns mma.sync (by how much on each GPU: to be measured).
+inline constexpr double kTensorPeakRoom = 2.0;
 /// True when `ms` is faster than this GPU can physically do the work: more bytes than
-/// DRAM can deliver (beyond what the L2 can hold) or more flops than 1.25 × the FMA peak.
+/// DRAM can deliver (beyond what the L2 can hold) or more flops than 1.25 × the FMA peak
+/// (or, where the run measured the tensor peak, kTensorPeakRoom × that peak, if higher).
 /// Such a result means the kernel skipped work; it is rejected.
 bool impossible(const Performance& p, const Ceilings& c, double l2_bytes, double ms);
 

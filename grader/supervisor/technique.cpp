@@ -692,11 +692,16 @@ Reaching reaching_definitions(const SassFunction& f, const ControlFlow& cf) {
     std::vector<Defs> entry(n, Defs(kRegisters));
     std::vector<bool> queued(n, false);
     std::vector<size_t> work;
+    // Every block reachable from the entry is read at least once, whether or not what reaches
+    // it changed: a block after one that defines nothing (an entry of LDGSTS copies only, which
+    // write no register) would otherwise never be read, and its math would seem fed by nothing.
+    std::vector<bool> visited(n, false);
     if (n) work.push_back(0), queued[0] = true;
     while (!work.empty()) {
         const size_t k = work.back();
         work.pop_back();
         queued[k] = false;
+        visited[k] = true;
         Defs defs = entry[k];
         for (size_t i = cf.blocks[k].first; i < cf.blocks[k].end; ++i) {
             for (int r : source_registers(code[i])) out.at[i][r] = defs[r];
@@ -708,7 +713,7 @@ Reaching reaching_definitions(const SassFunction& f, const ControlFlow& cf) {
                 for (int d : defs[r])
                     if (std::find(entry[j][r].begin(), entry[j][r].end(), d) == entry[j][r].end())
                         entry[j][r].push_back(d), changed = true;
-            if (changed && !queued[j]) work.push_back(j), queued[j] = true;
+            if ((changed || !visited[j]) && !queued[j]) work.push_back(j), queued[j] = true;
         }
     }
     return out;
@@ -718,8 +723,16 @@ Reaching reaching_definitions(const SassFunction& f, const ControlFlow& cf) {
 // convolution's sums, a matrix product's dot products and the n-body interactions compute with.
 bool is_float_math(const SassInstruction& in) {
     static const std::set<std::string> kMath = {"FFMA", "FADD", "FMUL", "FFMA32I", "FADD32I", "FMUL32I", "HFMA2",
-                                                "HADD2", "HMUL2", "DFMA", "DADD", "DMUL", "MUFU", "HMMA"};
+                                                "HADD2", "HMUL2", "DFMA", "DADD", "DMUL", "MUFU", "HMMA",
+                                                "HGMMA"};
     return kMath.count(base_of(in.opcode)) > 0;
+}
+
+// The tensor cores' products: HMMA (WMMA and mma.sync, every GPU from sm_70) and HGMMA
+// (wgmma, sm_90a), whose B operand, and often A, it reads from shared memory itself.
+bool is_tensor_math(const SassInstruction& in) {
+    const std::string b = base_of(in.opcode);
+    return b == "HMMA" || b == "HGMMA";
 }
 
 bool is_copy(const SassInstruction& in) {
@@ -746,6 +759,7 @@ void loads_feeding(const SassFunction& f, const Reaching& rd, size_t i, int r, i
 // question is what the loop reads on every trip.
 struct MathOperands {
     bool shared_in_loop = false, global_in_loop = false, lane_global_in_loop = false;
+    bool tensor_shared_in_loop = false;  // the same as shared_in_loop, for the tensor cores' products alone
 };
 
 MathOperands math_operands(const SassFunction& f, const ControlFlow& cf, const Reaching& rd, const Flow& flow) {
@@ -756,6 +770,9 @@ MathOperands math_operands(const SassFunction& f, const ControlFlow& cf, const R
     for (size_t i = 0; i < f.code.size() && !loop_math; ++i) loop_math = is_float_math(f.code[i]) && cf.in_loop(i);
     for (size_t i = 0; i < f.code.size(); ++i) {
         if (!is_float_math(f.code[i]) || (loop_math && !cf.in_loop(i))) continue;
+        // wgmma reads shared memory through descriptors, not registers: fed from shared memory
+        // by construction.
+        if (starts_with(f.code[i].opcode, "HGMMA") && cf.in_loop(i)) out.tensor_shared_in_loop = out.shared_in_loop = true;
         std::set<size_t> loads;
         for (int r : source_registers(f.code[i])) loads_feeding(f, rd, i, r, 4, loads);
         for (size_t j : loads) {
@@ -763,6 +780,7 @@ MathOperands math_operands(const SassFunction& f, const ControlFlow& cf, const R
             // (a filter of a width fixed at compile time, unrolled completely).
             if (!cf.share_loop(i, j) && (cf.in_loop(i) || cf.in_loop(j))) continue;
             if (is_shared_load(f.code[j])) out.shared_in_loop = true;  // LD, generic, may be shared
+            if (is_shared_load(f.code[j]) && is_tensor_math(f.code[i])) out.tensor_shared_in_loop = true;
             if (is_global_load(f.code[j], false)) out.global_in_loop = true;
             if (is_global_load(f.code[j], false) && flow.lane_global_load_at[j]) out.lane_global_in_loop = true;
         }
@@ -870,6 +888,16 @@ bool input_loops_aggregate(const SassFunction& f, const ControlFlow& cf, const F
     return true;
 }
 
+// cp.async's waits: cp.async.wait_group N compiles to DEPBAR.LE SB0, N (after LDGDEPBAR,
+// cp.async.commit_group), from sm_80 to sm_120. N ≥ 1 leaves the newest N groups in flight
+// while the code after the wait runs: the pipeline. cp.async.wait_all and wait_group 0 wait
+// for every copy.
+bool waits_leaving_copies_in_flight(const SassInstruction& in) {
+    if (!starts_with(in.opcode, "DEPBAR.LE") || in.operands.size() < 2 || !starts_with(in.operands[0], "SB")) return false;
+    const std::string& n = in.operands[1];
+    return std::strtol(n.c_str(), nullptr, 0) >= 1;
+}
+
 struct TraitInfo {
     Trait trait;
     const char* name;
@@ -917,6 +945,16 @@ const TraitInfo kTraits[] = {
     {Trait::aggregated_input_loop, "aggregated-input-loop",
      "aggregates every shared atomic of the loop that reads the input",
      "counts bytes in its input loop with plain shared atomics, not aggregated ones"},
+    {Trait::tensor_math, "tensor-math", "computes on the tensor cores (HMMA or HGMMA instructions)",
+     "computes nothing on the tensor cores (no HMMA: no wmma::mma_sync or mma.sync)"},
+    {Trait::shared_fed_tensor_math, "shared-fed-tensor-math",
+     "feeds its tensor-core products in a loop with values it loads from shared memory in that loop",
+     "feeds no tensor-core product in a loop from shared memory (its fragments come from global memory or registers)"},
+    {Trait::async_copy, "async-copy", "copies from global to shared memory asynchronously (cp.async)",
+     "has no asynchronous copy from global to shared memory (no cp.async: LDGSTS)"},
+    {Trait::async_wait_in_flight, "async-wait-in-flight",
+     "waits for its asynchronous copies leaving a group in flight (cp.async.wait_group N, N ≥ 1)",
+     "never waits for its copies with a group left in flight (no cp.async.wait_group N with N ≥ 1)"},
     {Trait::warp_exchange, "warp-exchange", "passes values between the lanes of a warp in registers",
      "passes no value between lanes in registers (no __shfl_*_sync, __reduce_*_sync or cooperative-groups reduce)"},
 };
@@ -950,9 +988,12 @@ std::vector<Trait> function_traits(const SassFunction& f) {
         return false;
     };
     bool constant = false, store = false, barrier = false, match = false, barrier_in_loop = false, tile_loop = false;
-    bool exchange = false;
+    bool exchange = false, tensor = false, async_copy = false, async_wait = false;
     long first_barrier = -1, last_barrier = -1;
     for (const SassInstruction& in : f.code) {
+        tensor |= is_tensor_math(in);
+        async_copy |= base_of(in.opcode) == "LDGSTS";
+        async_wait |= waits_leaving_copies_in_flight(in);
         constant |= reads_bank(in, "0x3");
         store |= is_shared_store(in);
         match |= starts_with(in.opcode, "MATCH.ANY");
@@ -1009,6 +1050,10 @@ std::vector<Trait> function_traits(const SassFunction& f) {
     if (!math.lane_global_in_loop) out.push_back(Trait::no_lane_global_fed_math);
     if (!tests_block_size(f, rd)) out.push_back(Trait::no_block_size_test);
     if (input_loops_aggregate(f, cf, flow)) out.push_back(Trait::aggregated_input_loop);
+    if (tensor) out.push_back(Trait::tensor_math);
+    if (math.tensor_shared_in_loop) out.push_back(Trait::shared_fed_tensor_math);
+    if (async_copy) out.push_back(Trait::async_copy);
+    if (async_wait) out.push_back(Trait::async_wait_in_flight);
     return out;
 }
 
@@ -1066,8 +1111,13 @@ std::vector<TechniqueRule> parse_technique_rules(const std::string& text, const 
             if (traits.empty()) fail("'" + key + "' names no trait");
             if (key == "kernel") r.kernel.push_back(traits);
             else r.every_kernel.insert(r.every_kernel.end(), traits.begin(), traits.end());
+        } else if (key == "from") {
+            char* end = nullptr;
+            const long sm = starts_with(value, "sm_") ? std::strtol(value.c_str() + 3, &end, 10) : 0;
+            if (sm <= 0 || !end || *end) fail("'from' names an architecture: from sm_80");
+            r.from_sm = int(sm);
         } else {
-            fail("unknown keyword '" + key + "' (theory, hint, kernel, every-kernel)");
+            fail("unknown keyword '" + key + "' (theory, hint, kernel, every-kernel, from)");
         }
     }
     finish();
@@ -1121,8 +1171,20 @@ std::vector<Trait> traits_worth_naming(const std::vector<Trait>& missing) {
     return out;
 }
 
-std::string check_technique_rule(const TechniqueRule& rule, const std::vector<SassFunction>& functions) {
-    if (functions.empty()) return rule.file + " holds no kernel";
+std::vector<SassFunction> functions_for_rule(const TechniqueRule& rule, const std::vector<SassFunction>& functions) {
+    std::vector<SassFunction> out;
+    for (const SassFunction& f : functions) {
+        const int sm = starts_with(f.arch, "sm_") ? std::atoi(f.arch.c_str() + 3) : 0;
+        if (sm >= rule.from_sm) out.push_back(f);
+    }
+    return out;
+}
+
+std::string check_technique_rule(const TechniqueRule& rule, const std::vector<SassFunction>& all) {
+    if (all.empty()) return rule.file + " holds no kernel";
+    // Code for an architecture older than the rule's: the exercise does not run there.
+    const std::vector<SassFunction> functions = functions_for_rule(rule, all);
+    if (functions.empty()) return "";
     std::vector<std::vector<Trait>> traits;
     for (const SassFunction& f : functions) traits.push_back(function_traits(f));
     auto has = [&](size_t k, Trait t) { return std::find(traits[k].begin(), traits[k].end(), t) != traits[k].end(); };

@@ -82,6 +82,10 @@ enum class Trait {
     no_lane_global_fed_math,            ///< none reads one a global load at a lane-dependent address gave
     no_block_size_test,                 ///< no comparison of a value computed from blockDim (and immediates) alone
     aggregated_input_loop,              ///< every shared atomic in a loop that loads from global memory is aggregated
+    tensor_math,                        ///< a tensor-core product: HMMA (WMMA, mma.sync) or HGMMA (wgmma)
+    shared_fed_tensor_math,             ///< a tensor-core product in a loop reads a value a shared load of its trip gave
+    async_copy,                         ///< a copy from global to shared memory past the registers (LDGSTS: cp.async)
+    async_wait_in_flight,               ///< a wait for asynchronous copies that leaves at least one group pending
 };
 /// The trait's name in rule files ("shared-store"); Trait from a name, false when unknown.
 const char* trait_name(Trait t);
@@ -105,7 +109,14 @@ struct TechniqueRule {
     std::string hint;
     std::vector<std::vector<Trait>> kernel;  ///< alternatives: one kernel shows every trait of one of them
     std::vector<Trait> every_kernel;         ///< every kernel shows each of these
+    /// `from sm_NN`: the rule reads only the code for sm_NN and newer (0: every architecture).
+    /// For an exercise that needs an instruction older GPUs lack, and skips there (09.3: cp.async
+    /// from sm_80 on); code for an older architecture then holds the rule whatever it shows.
+    int from_sm = 0;
 };
+
+/// The functions of `functions` the rule reads: those whose architecture is rule.from_sm or newer.
+std::vector<SassFunction> functions_for_rule(const TechniqueRule& rule, const std::vector<SassFunction>& functions);
 
 /// The rules of one technique file; `origin` names it in errors. Throws std::invalid_argument
 /// for a line it cannot read (an unknown trait or keyword, a rule without a file or traits).

@@ -62,6 +62,18 @@ TEST_CASE("results faster than the hardware allows are impossible") {
     CHECK_FALSE(grader::impossible(f, gpu(), 50e6, 1.9));
 }
 
+TEST_CASE("with the tensor peak measured, flops are bounded by room times that peak, not by the FMA peak") {
+    auto c = gpu();
+    c.set(grader::ceiling::tensor_fp16_gflops, 500000);  // 10 × the FMA peak
+    auto f = at(grader::roofline(1e6, 1e12), 0.5);      // 2 ms at the tensor peak, 20 ms at the FMA peak
+    CHECK_FALSE(grader::impossible(f, c, 50e6, 2.0));    // at the tensor peak: possible
+    CHECK_FALSE(grader::impossible(f, c, 50e6, 1.01 * 2.0 / grader::kTensorPeakRoom));  // within the room
+    CHECK(grader::impossible(f, c, 50e6, 0.99 * 2.0 / grader::kTensorPeakRoom));        // beyond it
+    CHECK(grader::impossible(f, gpu(), 50e6, 2.0));      // without it, the FMA peak still decides
+    c.set(grader::ceiling::tensor_fp16_gflops, 1000);    // a tensor peak below the FMA peak does not lower the bound
+    CHECK_FALSE(grader::impossible(at(grader::roofline(1e6, 1e11), 0.5), c, 50e6, 1.9));
+}
+
 TEST_CASE("a baseline carries its own work and figure into a threshold") {
     grader::Baseline cub{"CUB", grader::Work{4e9, 0}, 1.0};
     CHECK(cub.figure() == doctest::Approx(4000));  // GB/s

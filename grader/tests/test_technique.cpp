@@ -547,3 +547,77 @@ TEST_CASE("a register written under a guard is read under the same guard as that
     rewritten.insert(rewritten.begin() + 3, "ISETP.NE.AND P2, PT, R3, RZ, PT");
     CHECK_FALSE(has(traits(with_end(rewritten)), Trait::no_lane_global_load_after_last_barrier));
 }
+
+TEST_CASE("tensor cores: HMMA is tensor math; fed from shared memory when its fragments come from LDSM or LDS") {
+    // 09.2's loop: fragments loaded from the tiles (LDSM), multiplied by HMMA.
+    const auto tiled = traits(with_end({"LDGSTS.E.BYPASS.128 [R3], [R4.64]", "BAR.SYNC 0x0", "LDSM.16.M88.4 R8, [R5]",
+                                        "LDSM.16.MT88.4 R12, [R6]", "HMMA.16816.F32 R16, R8, R12, R16", "@P0 BRA @L1"}));
+    CHECK(has(tiled, Trait::tensor_math));
+    CHECK(has(tiled, Trait::shared_fed_tensor_math));
+    CHECK(has(tiled, Trait::shared_fed_math));  // the older trait counts HMMA too
+    // 09.1's loop: fragments straight from global memory.
+    const auto global = traits(with_end({"LDG.E.128 R8, [R2.64]", "LDG.E.128 R12, [R4.64]",
+                                         "HMMA.16816.F32 R16, R8, R12, R16", "@P0 BRA @L0"}));
+    CHECK(has(global, Trait::tensor_math));
+    CHECK_FALSE(has(global, Trait::shared_fed_tensor_math));
+    // Shared tiles feeding FFMA beside an HMMA fed from global memory (09.2's starter's two
+    // kernels in one): the tiles feed no tensor-core product.
+    const auto mixed = traits(with_end({"LDS R6, [R5]", "FFMA R0, R6, R7, R0", "LDG.E.128 R8, [R2.64]",
+                                        "HMMA.16816.F32 R16, R8, R12, R16", "@P0 BRA @L0"}));
+    CHECK(has(mixed, Trait::shared_fed_math));
+    CHECK_FALSE(has(mixed, Trait::shared_fed_tensor_math));
+    // No tensor-core instruction at all: CUDA-core FFMA only.
+    const auto fp32 = traits(with_end({"LDS R6, [R5]", "FFMA R0, R6, R7, R0", "@P0 BRA @L0"}));
+    CHECK_FALSE(has(fp32, Trait::tensor_math));
+    CHECK_FALSE(has(fp32, Trait::shared_fed_tensor_math));
+    // wgmma reads shared memory through descriptors: fed from there by construction.
+    const auto wgmma = traits(with_end({"HGMMA.64x128x16.F32 R24, gdesc[UR4], R24", "@P0 BRA @L0"}));
+    CHECK(has(wgmma, Trait::tensor_math));
+    CHECK(has(wgmma, Trait::shared_fed_tensor_math));
+}
+
+TEST_CASE("cp.async: LDGSTS is an async copy; a wait leaves a group in flight only with a count of 1 or more") {
+    const std::vector<std::string> start = {"LDGSTS.E.BYPASS.128 [R3], [R4.64]", "LDGDEPBAR"};
+    auto with_wait = [&](const std::string& wait) {
+        auto code = start;
+        code.push_back(wait);
+        code.push_back("BAR.SYNC 0x0");
+        code.push_back("@P0 BRA @L0");
+        return traits(with_end(code));
+    };
+    const auto pipelined = with_wait("DEPBAR.LE SB0, 0x1");  // cp.async.wait_group 1
+    CHECK(has(pipelined, Trait::async_copy));
+    CHECK(has(pipelined, Trait::async_wait_in_flight));
+    CHECK(has(with_wait("DEPBAR.LE SB0, 0x2"), Trait::async_wait_in_flight));
+    const auto all = with_wait("DEPBAR.LE SB0, 0x0");  // cp.async.wait_group 0 / wait_all
+    CHECK(has(all, Trait::async_copy));
+    CHECK_FALSE(has(all, Trait::async_wait_in_flight));
+    // Plain loads and stores through registers: no async copy, no wait.
+    const auto sync = traits(with_end({"LDG.E.128 R4, [R2.64]", "STS.128 [R3], R4", "BAR.SYNC 0x0", "@P0 BRA @L0"}));
+    CHECK_FALSE(has(sync, Trait::async_copy));
+    CHECK_FALSE(has(sync, Trait::async_wait_in_flight));
+    grader::Trait t;
+    for (const char* name : {"tensor-math", "shared-fed-tensor-math", "async-copy", "async-wait-in-flight"}) {
+        REQUIRE(grader::trait_from_name(name, t));
+        CHECK(std::string(grader::trait_name(t)) == name);
+    }
+}
+
+TEST_CASE("a rule 'from sm_80' reads only the code for sm_80 and newer") {
+    const auto rules = grader::parse_technique_rules("[09.3 3_pipeline.cu]\nfrom sm_80\nkernel async-copy\n", "t.txt");
+    REQUIRE(rules.size() == 1);
+    CHECK(rules[0].from_sm == 80);
+    CHECK(grader::parse_technique_rules("[09.3 a.cu]\nkernel async-copy\n", "t")[0].from_sm == 0);
+    CHECK_THROWS_AS(grader::parse_technique_rules("[09.3 a.cu]\nfrom 80\nkernel async-copy\n", "t"), std::invalid_argument);
+    CHECK_THROWS_AS(grader::parse_technique_rules("[09.3 a.cu]\nfrom sm_8x\nkernel async-copy\n", "t"), std::invalid_argument);
+    const std::vector<std::string> sync = with_end({"LDG.E.128 R4, [R2.64]", "STS.128 [R3], R4"});
+    const std::vector<std::string> async = with_end({"LDGSTS.E.BYPASS.128 [R3], [R4.64]"});
+    const std::string rule = "[09.3 3_pipeline.cu]\nfrom sm_80\nkernel async-copy\n";
+    // sm_75 has no cp.async: its code holds the rule whatever it shows; sm_80's must show it.
+    CHECK(check(rule, sass_listing::listing("_Z1kv", sync, "sm_75")).empty());
+    CHECK_FALSE(check(rule, sass_listing::listing("_Z1kv", sync, "sm_80")).empty());
+    CHECK(check(rule, sass_listing::listing("_Z1kv", async, "sm_90")).empty());
+    CHECK_FALSE(check(rule, sass_listing::listing("_Z1kv", sync, "sm_120")).empty());
+    // Without 'from', sm_75's code is read like any other.
+    CHECK_FALSE(check("[09.3 3_pipeline.cu]\nkernel async-copy\n", sass_listing::listing("_Z1kv", sync, "sm_75")).empty());
+}

@@ -250,6 +250,25 @@ class Answers(unittest.TestCase):
             found = self.release_with({path: text})
             self.assertTrue(found and all(f.startswith(path + ": ") for f in found), (path, found))
 
+    def test_a_grader_copy_of_a_starter_kernel_ships_where_the_starter_does(self):
+        # Lesson 09 times its own copies of the 09.2 and 09.3 starters' kernels, which are the
+        # 09.1 and 09.2 references: shipped beside those starters, they reveal nothing new.
+        grader = "lessons/09-tensor-cores/grader/grade_tensor_cores.cu"
+        text = release.strip_source((ROOT / grader).read_text(), grader)
+        starters = {f"starter/09-tensor-cores/{n}": (ROOT / "starter/09-tensor-cores" / n).read_text()
+                    for n in ("2_shared_tiles.cu", "3_pipeline.cu")}
+        self.assertEqual(self.release_with({grader: text, **starters}), [])
+        # Without the starters that ship them, the same kernels are answers.
+        found = self.release_with({grader: text})
+        self.assertTrue(found and all(f.startswith(grader + ": ") for f in found), found)
+        # A starter of another lesson does not excuse them.
+        moved = {p.replace("09-tensor-cores", "03-tiling"): t for p, t in starters.items()}
+        self.assertTrue(self.release_with({grader: text, **moved}))
+        # Nor does it excuse a reference that no starter ships (09.3's own), pasted into the grader.
+        answer = (ROOT / "solutions/09-tensor-cores/3_pipeline.cu").read_text()
+        found = self.release_with({grader: text + answer[answer.index("__global__"):], **starters})
+        self.assertTrue(found and all("3_pipeline.cu" in f for f in found), found)
+
     def test_a_starter_whose_kernel_is_its_references_is_listed(self):
         for path in release.SAME_KERNEL_AS_ITS_REFERENCE:
             mine = copies_kernels((ROOT / path).read_text())
