@@ -49,6 +49,7 @@ Settings read_and_scrub_environment() {
     s.exercise = take(env::exercise);
     s.report = take(env::report);
     s.trace = take(env::trace);
+    s.yardsticks = take(env::yardsticks);
     // A descriptor the supervisor passed: digits only, else none.
     const auto fd = [](const char* name) {
         const std::string v = take(name);

@@ -29,8 +29,12 @@ inline constexpr const char* timeout = "GRADER_TIMEOUT";                  ///< s
 inline constexpr const char* sms = "GRADER_SMS";                          ///< SMs to confine the run to (sm_limit.cuh); "" or "all": the whole GPU
 inline constexpr const char* seed = "GRADER_SEED";
 inline constexpr const char* ceilings = "GRADER_CEILINGS";
-inline constexpr const char* mode = "GRADER_MODE";        ///< "list" or "run": set by the supervisor only
-inline constexpr const char* exercise = "GRADER_EXERCISE";  ///< the exercise a "run" process runs
+/// "list", "run" or "yardsticks" (the student-free yardstick program: yardsticks.hpp): set by
+/// the supervisor only
+inline constexpr const char* mode = "GRADER_MODE";
+inline constexpr const char* exercise = "GRADER_EXERCISE";  ///< the exercise a "run" process runs; "yardsticks": all, comma-separated
+/// The supervisor's yardstick figures (yardsticks.hpp, yardsticks_to_text), for a "run" process
+inline constexpr const char* yardsticks = "GRADER_YARDSTICKS";
 inline constexpr const char* report = "GRADER_REPORT";      ///< where that process writes its report
 inline constexpr const char* key_file = "GRADER_KEY_FILE";  ///< the report's key: read once, then deleted
 /// "kernels": record the kernels each timed call runs (kernels_ran.hpp), for an exercise
@@ -47,11 +51,14 @@ struct Settings {
     std::string sms;  ///< GRADER_SMS as given (parse_sms reads it)
     std::string mode, exercise, report;
     std::string trace;  ///< GRADER_TRACE as given
+    std::string yardsticks;  ///< GRADER_YARDSTICKS as given
     int gate_fd = -1, made_fd = -1;  ///< the pipes above; -1: none
     std::array<uint8_t, 16> key{};  ///< from the key file; all zero when there is none
     bool has_key = false;
     /// True in a process the supervisor started ("list" or "run").
     bool supervised() const { return !mode.empty(); }
+    /// True in the student-free yardstick program, run by the supervisor (yardsticks.hpp).
+    bool yardstick_run() const { return mode == "yardsticks"; }
     /// True when the kernels of each timed call are to be recorded (GRADER_TRACE=kernels).
     bool trace_kernels() const { return trace == "kernels"; }
 };

@@ -150,7 +150,8 @@ std::vector<std::string> child_env(const ChildSettings& s, const Scratch& dir, c
             "GRADER_THRESHOLD_SCALE=" + s.threshold_scale,
             "GRADER_SANITIZER=" + s.sanitizer,
             "GRADER_SMS=" + s.sms,
-            "GRADER_TRACE=" + s.trace_for(exercise)};
+            "GRADER_TRACE=" + s.trace_for(exercise),
+            "GRADER_YARDSTICKS=" + s.yardsticks};
 }
 
 // Under the memcheck and racecheck setups each exercise's process runs inside
@@ -204,7 +205,7 @@ std::string exit_text(int status) {
 // reported, compared with what the exercise's process said: "" when they agree, else why its
 // report cannot be trusted. Every grade but the last must have passed (a failed grade ends
 // the exercise); the last must match the process's verdict.
-std::string recheck(const ChildSettings& s, const Report& r) {
+std::string recheck(const ChildSettings& s, const Report& r, const std::string& exercise) {
     if (r.get("perf_graded") != "true" || !s.sanitizer.empty()) return "";
     const std::string verdict = r.get("verdict");
     const Reason reported = reason_from_string(r.get("reason"));
@@ -218,7 +219,8 @@ std::string recheck(const ChildSettings& s, const Report& r) {
         if (last && !speed_verdict) return "";  // it failed after timing, for another reason
         const Declared* d = find_declared(s.declared, grades[i].first);
         if (!d) return "the exercise reported a grade '" + grades[i].first + "' that the lesson's thresholds.txt does not declare";
-        const SpeedVerdict v = recheck_speed(*d, ceilings, scale, s.l2_bytes, grades[i].second);
+        // Every baseline time from the supervisor's yardstick run, not from the report.
+        const SpeedVerdict v = recheck_speed(*d, ceilings, scale, s.l2_bytes, grades[i].second, exercise, s.measured);
         if (v.reason == Reason::crash) return v.message;
         const Reason theirs = last && verdict != "PASS" ? reported : Reason::none;
         if (theirs != v.reason)
@@ -256,6 +258,32 @@ Listing list_exercises(const ChildSettings& s) {
     l.lesson = r.get("lesson"), l.title = r.get("title"), l.theory = r.get("theory");
     l.exercises = r.all("exercise"), l.ceilings = r.all("ceiling");
     return l;
+}
+
+YardstickRun run_yardsticks(const ChildSettings& s, const std::vector<std::string>& exercises) {
+    YardstickRun y;
+    if (s.yardstick_program.empty()) {
+        y.error = "was not given (grade --yardsticks=PROGRAM; Meson's tests pass build/lessonNN-yardsticks)";
+        return y;
+    }
+    std::string names;
+    for (const std::string& e : exercises) names += (names.empty() ? "" : ",") + e;  // names hold no commas (exercise.hpp)
+    Scratch dir;
+    const auto key = random_key();
+    dir.write_key(key);
+    ChildSettings plain = s;
+    plain.traced.clear(), plain.yardsticks.clear();  // it records no kernels and is given no figures
+    Exit x = spawn({s.yardstick_program}, child_env(plain, dir, "yardsticks", names),
+                   s.timeout_s * int(std::max<size_t>(1, exercises.size())));
+    Report r;
+    const Report::Opened o = Report::open(read_file(dir.path("report")), key, r);
+    if (x.timed_out) y.error = "did not finish in time";
+    else if (o != Report::Opened::ok || r.get("kind") != "yardsticks")
+        y.error = exit_text(x.status) + " with " + describe(o);
+    else if (r.get("echo_seed") != s.seed || r.get("echo_ceilings") != s.ceilings || r.get("echo_sms") != s.sms)
+        y.error = "reported settings other than the supervisor's";
+    if (!y.error.empty()) return y;
+    return judge_yardsticks(r.get("yardsticks"), r.all("yardstick_error"), Ceilings::from_text(s.ceilings));
 }
 
 // One exercise's process, from its start to its verdict.
@@ -340,9 +368,10 @@ ExerciseResult finish_exercise(const ChildSettings& s, StartedExercise& p) {
     }
     if (r.get("echo_seed") != s.seed || r.get("echo_ceilings") != s.ceilings ||
         r.get("echo_threshold_scale") != s.threshold_scale || r.get("echo_sanitizer") != s.sanitizer ||
-        r.get("echo_sms") != s.sms || r.get("echo_trace") != s.trace_for(exercise))
+        r.get("echo_sms") != s.sms || r.get("echo_trace") != s.trace_for(exercise) ||
+        r.get("echo_yardsticks") != s.yardsticks)
         return failed(exercise, Reason::crash, "the grader's settings were changed inside the exercise's process");
-    if (const std::string why = recheck(s, r); !why.empty()) return failed(exercise, Reason::crash, why);
+    if (const std::string why = recheck(s, r, exercise); !why.empty()) return failed(exercise, Reason::crash, why);
     ExerciseResult e = exercise_from_report(r);  // every field of results.hpp's exercise_fields
     if (!s.sanitizer.empty()) {
         const std::string findings = sanitizer_findings(p.dir.path("sanitizer.log"), s.sanitizer);

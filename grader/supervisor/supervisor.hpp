@@ -12,6 +12,7 @@
 #include "grader/common/declared_thresholds.hpp"
 #include "grader/common/results.hpp"
 #include "grader/common/sealed_report.hpp"
+#include "grader/common/yardsticks.hpp"
 
 namespace grader {
 
@@ -33,7 +34,17 @@ struct ChildSettings {
     std::vector<std::string> traced;
     /// GRADER_TRACE for `exercise`'s process.
     std::string trace_for(const std::string& exercise) const;
+    /// The lesson's student-free yardstick program (build/lessonNN-yardsticks), "" for none.
+    std::string yardstick_program;
+    /// What the yardstick run measured (yardsticks.hpp): the supervisor's figures, which its
+    /// recheck uses, and their text, which every exercise's process gets (GRADER_YARDSTICKS).
+    std::vector<Yardstick> measured;
+    std::string yardsticks;
 };
+
+/// Runs s.yardstick_program once on `exercises` (mode "yardsticks"), alone on the GPU, and
+/// checks every figure against its floor on `s`'s ceilings (judge_yardsticks).
+YardstickRun run_yardsticks(const ChildSettings& s, const std::vector<std::string>& exercises);
 
 /// The lesson program's answer to "list": its lesson, exercises and the extra ceilings it
 /// needs. `error` is non-empty when the program did not give a sealed answer.

@@ -236,6 +236,7 @@ void check_and_grade(grader::Exercise& ex, const char* name, Launcher gemm, bool
     const grader::Dist dists[] = {grader::Dist::uniform, grader::Dist::zeros, grader::Dist::mixed};
     std::vector<Dims> shapes(std::begin(kShapes), grader::sanitizer_mode() ? kShapes + kSanitizerShapes : std::end(kShapes));
     if (!grader::sanitizer_mode()) shapes.insert(shapes.end(), std::begin(kRangeEnds), std::end(kRangeEnds));
+    if (grader::yardstick_run()) shapes.clear();  // its checks do nothing there: spare the inputs
     for (size_t s = 0; s < shapes.size(); ++s) {
         const Dims d = shapes[s];
         const grader::Dist dist = dists[s % 3];

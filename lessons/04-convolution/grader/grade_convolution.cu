@@ -332,6 +332,7 @@ void set_student_filter(grader::Exercise& ex, const Step& s, const Filter& f) {
 
 // Every filter width, every shape; each image against its float64 reference, pixel by pixel.
 void check_step(grader::Exercise& ex, const Step& s) {
+    if (grader::yardstick_run()) return;  // its checks do nothing there: spare the float64 references
     auto rng = ex.rng("inputs");
     size_t turn = 0;
     for (int k = 1; k <= kMaxFilterWidth; k += 2) {
