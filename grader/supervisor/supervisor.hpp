@@ -76,7 +76,8 @@ struct StartedExercise;
 /// processes hold at most an eighth of it: one process is started first to measure what a
 /// context takes, then as many more as that share holds, and the rest start at their turn
 /// (the constructor prints how many started ahead), so that a small GPU's largest checks are
-/// sized as they would be with no process waiting.
+/// sized as they would be with no process waiting. A queue is made only once the yardstick
+/// run (run_yardsticks) has ended: no process of the student's exists while it times.
 class ExerciseQueue {
 public:
     ExerciseQueue(const ChildSettings& s, std::vector<std::string> exercises);

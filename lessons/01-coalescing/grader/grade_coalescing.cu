@@ -185,6 +185,7 @@ GRADER_EXERCISE("01.1 matrix mapping") {
                              {64, 96},   {500, 300}, {1023, 1025},   {2049, 777}, {65537, 3}, {3, 65537}};
     int k = 0;
     for (const auto& shape : shapes) {
+        if (grader::yardstick_run()) break;  // its checks do nothing there: spare the inputs
         const int rows = shape[0], cols = shape[1];
         const size_t n = size_t(rows) * cols;
         const grader::Dist dist = kDists[k++ % 3];
@@ -349,6 +350,7 @@ GRADER_EXERCISE("01.2 AoS vs SoA") {
     };
     int k = 0;
     for (size_t n : kSizes) {
+        if (grader::yardstick_run()) break;  // its checks do nothing there: spare the inputs
         const grader::Dist dist = kDists[k++ % 3];
         check_drift(n, dist, "drift_soa, n = " + std::to_string(n) + ", " + describe(dist), false, rng);
     }
