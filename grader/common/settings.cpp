@@ -50,6 +50,7 @@ Settings read_and_scrub_environment() {
     s.report = take(env::report);
     s.trace = take(env::trace);
     s.yardsticks = take(env::yardsticks);
+    s.job = take(env::job);
     // A descriptor the supervisor passed: digits only, else none.
     const auto fd = [](const char* name) {
         const std::string v = take(name);
@@ -74,6 +75,19 @@ Settings read_and_scrub_environment() {
 }
 
 const Settings& settings() { return storage(); }
+
+bool settle_yardstick_job() {
+    Settings& s = storage();
+    std::string text;
+    if (s.job.empty() || !read_text_file(s.job, text)) return false;
+    unlink(s.job.c_str());
+    const size_t cut = text.find('\n');
+    if (cut == std::string::npos) return false;
+    s.ceilings = text.substr(0, cut);
+    s.exercise = text.substr(cut + 1);
+    if (!s.exercise.empty() && s.exercise.back() == '\n') s.exercise.pop_back();
+    return true;
+}
 
 int parse_sms(const std::string& text) {
     if (text.empty() || text == "all") return 0;

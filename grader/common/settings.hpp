@@ -35,6 +35,9 @@ inline constexpr const char* mode = "GRADER_MODE";
 inline constexpr const char* exercise = "GRADER_EXERCISE";  ///< the exercise a "run" process runs; "yardsticks": all, comma-separated
 /// The supervisor's yardstick figures (yardsticks.hpp, yardsticks_to_text), for a "run" process
 inline constexpr const char* yardsticks = "GRADER_YARDSTICKS";
+/// The yardstick program's job file (settle_yardstick_job): written by the supervisor before
+/// it opens that program's gate, since the program starts before the ceilings are measured
+inline constexpr const char* job = "GRADER_JOB";
 inline constexpr const char* report = "GRADER_REPORT";      ///< where that process writes its report
 inline constexpr const char* key_file = "GRADER_KEY_FILE";  ///< the report's key: read once, then deleted
 /// "kernels": record the kernels each timed call runs (kernels_ran.hpp), for an exercise
@@ -52,6 +55,7 @@ struct Settings {
     std::string mode, exercise, report;
     std::string trace;  ///< GRADER_TRACE as given
     std::string yardsticks;  ///< GRADER_YARDSTICKS as given
+    std::string job;         ///< GRADER_JOB as given
     int gate_fd = -1, made_fd = -1;  ///< the pipes above; -1: none
     std::array<uint8_t, 16> key{};  ///< from the key file; all zero when there is none
     bool has_key = false;
@@ -70,6 +74,14 @@ const Settings& settings();
 /// and consumes the key file (read, then unlinked). Runs once, from a start-up constructor;
 /// exposed for the unit tests.
 Settings read_and_scrub_environment();
+
+/// The yardstick program, started ahead like an exercise's process (supervisor.hpp,
+/// YardstickProgram) but before the supervisor has measured the ceilings or listed the
+/// exercises, takes both once its gate opens: from the job file (GRADER_JOB), two lines, the
+/// ceilings' text and the exercises (comma-separated); the file is removed. Called from its
+/// start-up constructor only; the one change made to the settings after start-up, in a
+/// program that holds no student code. False when the file cannot be read.
+bool settle_yardstick_job();
 
 /// The SM count of `--sms=` or GRADER_SMS: a whole number from 1 to 100000, or 0 for "" and
 /// "all" (the whole GPU, no limit). Throws std::invalid_argument naming GRADER_SMS otherwise

@@ -179,6 +179,12 @@ public:
     double yardstick(const std::string& name, const std::function<double()>& measure);
     /// The figures this exercise measured, in the yardstick program.
     const std::vector<Yardstick>& yardsticks() const { return yardsticks_; }
+    /// True where baseline() times (the yardstick program, an unsupervised run); false where it
+    /// takes the supervisor's figure or nothing is timed (compute-sanitizer). A check of a
+    /// baseline's routine made before timing it, a grader self-check (03's cuBLAS sample,
+    /// 04.4's NPP pixels, 01.2's array of structures), is needed only where it is timed: the
+    /// yardstick program runs the same code on the same sizes.
+    bool times_baselines() const;
 
     // ------------------------------------------------------------------ teaching
     /// Marks this exercise as teaching output (a table measured on this GPU): its verdict

@@ -80,6 +80,10 @@ __attribute__((constructor(102))) void limit_sms_before_anything_else() {
 __attribute__((constructor(103))) void wait_for_the_supervisor() {
     if (settings().mode == "list") return;
     if (settings().mode == "run" && !wait_at_gate()) _exit(kNotRun);
+    // The yardstick program waits likewise, from before the ceilings are measured, and then
+    // learns them and its exercises (settle_yardstick_job); no student code is linked into it.
+    if (settings().yardstick_run() && !settings().job.empty() && !(wait_at_gate() && settle_yardstick_job()))
+        _exit(kNotRun);
     cudaFree(nullptr);  // made already at the gate, if there was one; an error shows again later
     cudaGetLastError();
     set_launch_bracket({entering_student_code, expect_nothing_left_running});  // every timed run (timing.cuh)

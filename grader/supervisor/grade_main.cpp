@@ -626,9 +626,10 @@ void measure(const Options& o, grader::RunResult& r, grader::ChildSettings& chil
 // (yardsticks.hpp): after the ceilings, before any process of the student's is started (the
 // queue below starts them), so nothing of the submission shares the GPU with them. Not under
 // compute-sanitizer, where nothing is timed. Returns the exercises whose measurement failed.
-std::map<std::string, std::string> measure_yardsticks(grader::ChildSettings& child, const std::vector<std::string>& chosen) {
+std::map<std::string, std::string> measure_yardsticks(grader::ChildSettings& child, const std::vector<std::string>& chosen,
+                                                      grader::YardstickProgram& yardsticks) {
     if (!child.sanitizer.empty()) return {};
-    const grader::YardstickRun y = grader::run_yardsticks(child, chosen);
+    const grader::YardstickRun y = yardsticks.run(child, chosen);
     if (!y.error.empty()) {
         std::map<std::string, std::string> all;
         for (const std::string& e : chosen)
@@ -651,8 +652,9 @@ std::map<std::string, std::string> measure_yardsticks(grader::ChildSettings& chi
 }
 
 void run_exercises(const Options& o, grader::RunResult& r, grader::ChildSettings& child, const grader::Listing& l,
-                   const std::vector<std::string>& chosen, std::future<grader::TechniqueReport>& check) {
-    const std::map<std::string, std::string> unmeasured = measure_yardsticks(child, chosen);
+                   const std::vector<std::string>& chosen, std::future<grader::TechniqueReport>& check,
+                   grader::YardstickProgram& yardsticks) {
+    const std::map<std::string, std::string> unmeasured = measure_yardsticks(child, chosen, yardsticks);
     std::vector<std::string> runnable;
     for (const std::string& e : chosen)
         if (!unmeasured.count(e)) runnable.push_back(e);
@@ -736,6 +738,12 @@ int main(int argc, char** argv) {
                                   std::function<Stop()>([&] { return builds(o); })})
             if (const Stop st = stage(); st.stops) return end(st);
         std::future<grader::TechniqueReport> technique = start_technique_check(o);  // mechanism check
+        // Started now, so that it loads and makes its context while the exercises are listed and
+        // the GPU is checked; it times nothing before run_exercises (supervisor.hpp). Not under
+        // compute-sanitizer, where nothing is timed, nor for --list.
+        grader::ChildSettings ahead = child;
+        if (!child.sanitizer.empty() || o.list) ahead.yardstick_program.clear();
+        grader::YardstickProgram yardsticks(ahead);
 
         const grader::Listing l = grader::list_exercises(child);
         if (!l.error.empty())
@@ -756,8 +764,9 @@ int main(int argc, char** argv) {
         }
 
         child.traced = traced_exercises(o, chosen);  // mechanism check
+        yardsticks.wait_until_ready();  // no ceiling is timed while it makes its context
         measure(o, r, child, l, sms);
-        run_exercises(o, r, child, l, chosen, technique);
+        run_exercises(o, r, child, l, chosen, technique, yardsticks);
         const grader::Decision d = grader::judge_exercises(o.expect, r.exercises);
         print_lines(d);
         const grader::Tally t = grader::tally(r.exercises);

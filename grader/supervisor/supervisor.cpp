@@ -45,7 +45,7 @@ public:
         dir_ = tmpl;
     }
     ~Scratch() {
-        for (const char* f : {"key", "report", "sanitizer.log"}) unlink(path(f).c_str());
+        for (const char* f : {"key", "report", "sanitizer.log", "job"}) unlink(path(f).c_str());
         rmdir(dir_.c_str());
     }
     std::string path(const char* name) const { return dir_ + "/" + name; }
@@ -260,32 +260,6 @@ Listing list_exercises(const ChildSettings& s) {
     return l;
 }
 
-YardstickRun run_yardsticks(const ChildSettings& s, const std::vector<std::string>& exercises) {
-    YardstickRun y;
-    if (s.yardstick_program.empty()) {
-        y.error = "was not given (grade --yardsticks=PROGRAM; Meson's tests pass build/lessonNN-yardsticks)";
-        return y;
-    }
-    std::string names;
-    for (const std::string& e : exercises) names += (names.empty() ? "" : ",") + e;  // names hold no commas (exercise.hpp)
-    Scratch dir;
-    const auto key = random_key();
-    dir.write_key(key);
-    ChildSettings plain = s;
-    plain.traced.clear(), plain.yardsticks.clear();  // it records no kernels and is given no figures
-    Exit x = spawn({s.yardstick_program}, child_env(plain, dir, "yardsticks", names),
-                   s.timeout_s * int(std::max<size_t>(1, exercises.size())));
-    Report r;
-    const Report::Opened o = Report::open(read_file(dir.path("report")), key, r);
-    if (x.timed_out) y.error = "did not finish in time";
-    else if (o != Report::Opened::ok || r.get("kind") != "yardsticks")
-        y.error = exit_text(x.status) + " with " + describe(o);
-    else if (r.get("echo_seed") != s.seed || r.get("echo_ceilings") != s.ceilings || r.get("echo_sms") != s.sms)
-        y.error = "reported settings other than the supervisor's";
-    if (!y.error.empty()) return y;
-    return judge_yardsticks(r.get("yardsticks"), r.all("yardstick_error"), Ceilings::from_text(s.ceilings));
-}
-
 // One exercise's process, from its start to its verdict.
 struct StartedExercise {
     std::string exercise;
@@ -326,12 +300,8 @@ std::unique_ptr<StartedExercise> start_exercise(const ChildSettings& s, const st
     return p;
 }
 
-// Blocks until every process in `started` has closed `made` (made its context, or ended),
-// or `limit_s` have passed.
-void wait_until_contexts_are_made(const std::vector<std::unique_ptr<StartedExercise>>& started, int limit_s) {
-    std::vector<Pipe*> open;
-    for (const auto& p : started)
-        if (p && p->made) open.push_back(p->made.get());
+// Blocks until every pipe of `open` has been closed by its process, or `limit_s` have passed.
+void wait_until_closed(std::vector<Pipe*> open, int limit_s) {
     const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(limit_s);
     while (!open.empty()) {
         const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - std::chrono::steady_clock::now());
@@ -347,6 +317,16 @@ void wait_until_contexts_are_made(const std::vector<std::unique_ptr<StartedExerc
             open.erase(open.begin() + long(i));
         }
     }
+}
+
+// Blocks until every process in `started` has closed `made` (made its context, or ended),
+// or `limit_s` have passed. A pipe seen closed before is left out: poll() never reports
+// anything of a descriptor of -1, so waiting on it again would take the whole limit.
+void wait_until_contexts_are_made(const std::vector<std::unique_ptr<StartedExercise>>& started, int limit_s) {
+    std::vector<Pipe*> open;
+    for (const auto& p : started)
+        if (p && p->made && p->made->read >= 0) open.push_back(p->made.get());
+    wait_until_closed(open, limit_s);
 }
 
 ExerciseResult finish_exercise(const ChildSettings& s, StartedExercise& p) {
@@ -462,6 +442,63 @@ ExerciseResult ExerciseQueue::run_next() {
     }
     running->gate->close_write();
     return finish_exercise(s_, *running);
+}
+
+// ---------------------------------------------------------------------- the yardstick program
+
+YardstickProgram::YardstickProgram(const ChildSettings& s) {
+    if (s.yardstick_program.empty()) return;
+    signal(SIGPIPE, SIG_IGN);  // a gate whose process is gone answers EPIPE instead
+    p_ = std::make_unique<StartedExercise>();
+    p_->dir.write_key(p_->key);
+    ChildSettings plain = s;
+    plain.traced.clear(), plain.yardsticks.clear(), plain.ceilings.clear();  // no kernels traced, no figures; ceilings: later
+    std::vector<std::string> vars = child_env(plain, p_->dir, "yardsticks", "");
+    vars.push_back(std::string(env::job) + "=" + p_->dir.path("job"));
+    p_->gate = std::make_unique<Pipe>();
+    p_->made = std::make_unique<Pipe>();
+    std::vector<int> keep = {p_->gate->read, p_->made->write};
+    vars.push_back(std::string(env::gate) + "=" + std::to_string(p_->gate->read));
+    vars.push_back(std::string(env::made) + "=" + std::to_string(p_->made->write));
+    p_->child = start({s.yardstick_program}, vars, keep);
+    p_->gate->close_read(), p_->made->close_write();  // the child holds the only ends left
+}
+
+YardstickProgram::~YardstickProgram() = default;
+
+void YardstickProgram::wait_until_ready() {
+    if (p_ && p_->made->read >= 0) wait_until_closed({p_->made.get()}, 10);
+}
+
+YardstickRun YardstickProgram::run(const ChildSettings& s, const std::vector<std::string>& exercises) {
+    YardstickRun y;
+    if (!p_) {
+        y.error = "was not given (grade --yardsticks=PROGRAM; Meson's tests pass build/lessonNN-yardsticks)";
+        return y;
+    }
+    wait_until_ready();
+    std::string names;
+    for (const std::string& e : exercises) names += (names.empty() ? "" : ",") + e;  // names hold no commas (exercise.hpp)
+    {  // the job: what it could not be given at its start (settings.hpp, settle_yardstick_job)
+        std::ofstream job(p_->dir.path("job"), std::ios::binary | std::ios::trunc);
+        job << s.ceilings << "\n" << names << "\n";
+    }
+    const char go = 1;
+    if (write(p_->gate->write, &go, 1) != 1) {
+        // Gone already (EPIPE: SIGPIPE is ignored); its exit says how it ended.
+    }
+    p_->gate->close_write();
+    Exit x = wait_for(p_->child, s.timeout_s * int(std::max<size_t>(1, exercises.size())));
+    Report r;
+    const Report::Opened o = Report::open(read_file(p_->dir.path("report")), p_->key, r);
+    if (x.timed_out) y.error = "did not finish in time";
+    else if (o != Report::Opened::ok || r.get("kind") != "yardsticks")
+        y.error = exit_text(x.status) + " with " + describe(o);
+    else if (r.get("echo_seed") != s.seed || r.get("echo_ceilings") != s.ceilings || r.get("echo_sms") != s.sms)
+        y.error = "reported settings other than the supervisor's";
+    p_.reset();
+    if (!y.error.empty()) return y;
+    return judge_yardsticks(r.get("yardsticks"), r.all("yardstick_error"), Ceilings::from_text(s.ceilings));
 }
 
 }  // namespace grader

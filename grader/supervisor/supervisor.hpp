@@ -42,9 +42,29 @@ struct ChildSettings {
     std::string yardsticks;
 };
 
-/// Runs s.yardstick_program once on `exercises` (mode "yardsticks"), alone on the GPU, and
-/// checks every figure against its floor on `s`'s ceilings (judge_yardsticks).
-YardstickRun run_yardsticks(const ChildSettings& s, const std::vector<std::string>& exercises);
+struct StartedExercise;
+
+/// The lesson's yardstick program (yardsticks.hpp), started ahead like the exercises'
+/// processes, so that its loading and its CUDA context (about 0.4 s) take none of the
+/// lesson's time: it is started before the exercises are listed, makes its context while the
+/// supervisor lists them and checks the GPU, and waits at its gate. Before the ceilings are
+/// measured the supervisor waits until it has made its context (no timing shares the GPU with
+/// that); once they are measured, run() gives it the ceilings and the exercises (a job file,
+/// settings.hpp) and opens its gate, with no process of the student's left (the listing has
+/// ended and the ExerciseQueue is made only afterwards). Its figures are checked against
+/// their floors on the ceilings (judge_yardsticks). Destroyed unrun, it is killed.
+class YardstickProgram {
+public:
+    explicit YardstickProgram(const ChildSettings& s);  ///< s.yardstick_program; none when ""
+    ~YardstickProgram();
+    /// Blocks until it has made its context (10 s at most).
+    void wait_until_ready();
+    /// Runs it once on `exercises` with `s`'s ceilings, alone on the GPU.
+    YardstickRun run(const ChildSettings& s, const std::vector<std::string>& exercises);
+
+private:
+    std::unique_ptr<StartedExercise> p_;
+};
 
 /// The lesson program's answer to "list": its lesson, exercises and the extra ceilings it
 /// needs. `error` is non-empty when the program did not give a sealed answer.
@@ -56,8 +76,6 @@ Listing list_exercises(const ChildSettings& s);
 
 /// The compute-sanitizer an exercise runs inside under the memcheck and racecheck setups.
 std::string sanitizer_program(const ChildSettings& s);
-
-struct StartedExercise;
 
 /// Runs exercises one after another, each in a process of its own, and returns each one's
 /// outcome: the sealed report's verdict, or a FAIL the supervisor synthesizes (hang, crash,
@@ -77,7 +95,7 @@ struct StartedExercise;
 /// context takes, then as many more as that share holds, and the rest start at their turn
 /// (the constructor prints how many started ahead), so that a small GPU's largest checks are
 /// sized as they would be with no process waiting. A queue is made only once the yardstick
-/// run (run_yardsticks) has ended: no process of the student's exists while it times.
+/// run (YardstickProgram::run) has ended: no process of the student's exists while it times.
 class ExerciseQueue {
 public:
     ExerciseQueue(const ChildSettings& s, std::vector<std::string> exercises);
