@@ -82,8 +82,14 @@ __attribute__((constructor(103))) void wait_for_the_supervisor() {
     if (settings().mode == "run" && !wait_at_gate()) _exit(kNotRun);
     // The yardstick program waits likewise, from before the ceilings are measured, and then
     // learns them and its exercises (settle_yardstick_job); no student code is linked into it.
-    if (settings().yardstick_run() && !settings().job.empty() && !(wait_at_gate() && settle_yardstick_job()))
-        _exit(kNotRun);
+    // On a GPU in exclusive-process mode it makes no context before its gate opens: the
+    // supervisor's, which checks the GPU and measures the ceilings meanwhile, is the only one
+    // allowed (asking the mode makes none).
+    if (settings().yardstick_run() && !settings().job.empty()) {
+        int mode = cudaComputeModeDefault;
+        if (cudaDeviceGetAttribute(&mode, cudaDevAttrComputeMode, 0) != cudaSuccess) cudaGetLastError();
+        if (!(wait_at_gate(mode == cudaComputeModeDefault) && settle_yardstick_job())) _exit(kNotRun);
+    }
     cudaFree(nullptr);  // made already at the gate, if there was one; an error shows again later
     cudaGetLastError();
     set_launch_bracket({entering_student_code, expect_nothing_left_running});  // every timed run (timing.cuh)

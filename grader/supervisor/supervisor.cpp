@@ -447,7 +447,11 @@ ExerciseResult ExerciseQueue::run_next() {
 // ---------------------------------------------------------------------- the yardstick program
 
 YardstickProgram::YardstickProgram(const ChildSettings& s) {
-    if (s.yardstick_program.empty()) return;
+    if (s.yardstick_program.empty() || !s.sms.empty()) return;  // --sms: started at run()
+    start(s);
+}
+
+void YardstickProgram::start(const ChildSettings& s) {
     signal(SIGPIPE, SIG_IGN);  // a gate whose process is gone answers EPIPE instead
     p_ = std::make_unique<StartedExercise>();
     p_->dir.write_key(p_->key);
@@ -460,7 +464,7 @@ YardstickProgram::YardstickProgram(const ChildSettings& s) {
     std::vector<int> keep = {p_->gate->read, p_->made->write};
     vars.push_back(std::string(env::gate) + "=" + std::to_string(p_->gate->read));
     vars.push_back(std::string(env::made) + "=" + std::to_string(p_->made->write));
-    p_->child = start({s.yardstick_program}, vars, keep);
+    p_->child = grader::start({s.yardstick_program}, vars, keep);
     p_->gate->close_read(), p_->made->close_write();  // the child holds the only ends left
 }
 
@@ -472,6 +476,8 @@ void YardstickProgram::wait_until_ready() {
 
 YardstickRun YardstickProgram::run(const ChildSettings& s, const std::vector<std::string>& exercises) {
     YardstickRun y;
+    if (!p_ && !started_ && !s.yardstick_program.empty()) start(s);  // not started ahead (--sms)
+    started_ = true;
     if (!p_) {
         y.error = "was not given (grade --yardsticks=PROGRAM; Meson's tests pass build/lessonNN-yardsticks)";
         return y;

@@ -52,7 +52,10 @@ struct StartedExercise;
 /// that); once they are measured, run() gives it the ceilings and the exercises (a job file,
 /// settings.hpp) and opens its gate, with no process of the student's left (the listing has
 /// ended and the ExerciseQueue is made only afterwards). Its figures are checked against
-/// their floors on the ceilings (judge_yardsticks). Destroyed unrun, it is killed.
+/// their floors on the ceilings (judge_yardsticks). Destroyed unrun, it is killed. Under
+/// --sms it starts at run(): its green context, made before its gate, would be a context
+/// made ahead on a GPU whose mode may allow one (the program itself makes none ahead on a GPU
+/// in exclusive-process mode, exercise_process.cpp).
 class YardstickProgram {
 public:
     explicit YardstickProgram(const ChildSettings& s);  ///< s.yardstick_program; none when ""
@@ -63,7 +66,9 @@ public:
     YardstickRun run(const ChildSettings& s, const std::vector<std::string>& exercises);
 
 private:
+    void start(const ChildSettings& s);
     std::unique_ptr<StartedExercise> p_;
+    bool started_ = false;  // run() was called: it runs once
 };
 
 /// The lesson program's answer to "list": its lesson, exercises and the extra ceilings it
