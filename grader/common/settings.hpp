@@ -77,11 +77,16 @@ Settings read_and_scrub_environment();
 
 /// The yardstick program, started ahead like an exercise's process (supervisor.hpp,
 /// YardstickProgram) but before the supervisor has measured the ceilings or listed the
-/// exercises, takes both once its gate opens: from the job file (GRADER_JOB), two lines, the
-/// ceilings' text and the exercises (comma-separated); the file is removed. Called from its
-/// start-up constructor only; the one change made to the settings after start-up, in a
-/// program that holds no student code. False when the file cannot be read.
+/// exercises, takes both once its gate opens, and its report's key: from the job file
+/// (GRADER_JOB), three lines, the ceilings' text, the exercises (comma-separated) and the key
+/// (key_text); the file is removed. Called from its start-up constructor only; the one change
+/// made to the settings after start-up, in a program that holds no student code. False when
+/// the file cannot be read or is malformed.
 bool settle_yardstick_job();
+
+/// A report key as 32 hexadecimal digits, and back (false for any other text).
+std::string key_text(const std::array<uint8_t, 16>& key);
+bool key_from_text(const std::string& text, std::array<uint8_t, 16>& key);
 
 /// The SM count of `--sms=` or GRADER_SMS: a whole number from 1 to 100000, or 0 for "" and
 /// "all" (the whole GPU, no limit). Throws std::invalid_argument naming GRADER_SMS otherwise

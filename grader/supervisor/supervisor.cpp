@@ -453,11 +453,16 @@ YardstickProgram::YardstickProgram(const ChildSettings& s) {
 
 void YardstickProgram::start(const ChildSettings& s) {
     signal(SIGPIPE, SIG_IGN);  // a gate whose process is gone answers EPIPE instead
+    // No key file: it is started before the listing, whose process runs the submission's static
+    // initializers with no gate, as the same user, and could read a key file this one had not
+    // yet consumed. Its key comes in the job file, written once no process of the student's is left.
     p_ = std::make_unique<StartedExercise>();
-    p_->dir.write_key(p_->key);
     ChildSettings plain = s;
     plain.traced.clear(), plain.yardsticks.clear(), plain.ceilings.clear();  // no kernels traced, no figures; ceilings: later
     std::vector<std::string> vars = child_env(plain, p_->dir, "yardsticks", "");
+    vars.erase(std::remove_if(vars.begin(), vars.end(),
+                              [](const std::string& v) { return v.rfind(std::string(env::key_file) + "=", 0) == 0; }),
+               vars.end());
     vars.push_back(std::string(env::job) + "=" + p_->dir.path("job"));
     p_->gate = std::make_unique<Pipe>();
     p_->made = std::make_unique<Pipe>();
@@ -486,8 +491,12 @@ YardstickRun YardstickProgram::run(const ChildSettings& s, const std::vector<std
     std::string names;
     for (const std::string& e : exercises) names += (names.empty() ? "" : ",") + e;  // names hold no commas (exercise.hpp)
     {  // the job: what it could not be given at its start (settings.hpp, settle_yardstick_job)
-        std::ofstream job(p_->dir.path("job"), std::ios::binary | std::ios::trunc);
-        job << s.ceilings << "\n" << names << "\n";
+        const int fd = open(p_->dir.path("job").c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600);
+        const std::string text = s.ceilings + "\n" + names + "\n" + key_text(p_->key) + "\n";
+        if (fd < 0 || write(fd, text.data(), text.size()) != ssize_t(text.size()))
+            y.error = "could not be given its job: " + std::string(std::strerror(errno));
+        if (fd >= 0) close(fd);
+        if (!y.error.empty()) return y;
     }
     const char go = 1;
     if (write(p_->gate->write, &go, 1) != 1) {

@@ -7,6 +7,7 @@
 
 #include "grader/common/declared_thresholds.hpp"
 #include "grader/common/sealed_report.hpp"
+#include "grader/common/settings.hpp"
 #include "grader/common/yardsticks.hpp"
 
 namespace {
@@ -172,4 +173,15 @@ TEST_CASE("the supervisor judges the yardstick report: floors, bodies that stopp
     CHECK_FALSE(grader::judge_yardsticks("05.2 x\tCUB\n", {}, gpu()).error.empty());
     const std::string twice = grader::yardsticks_to_text({cub(0.9), cub(0.8)});
     CHECK(grader::judge_yardsticks(twice, {}, gpu()).error.find("two figures of one name") != std::string::npos);
+}
+
+TEST_CASE("the yardstick program's key goes through its job file as 32 hex digits, and nothing else reads as one") {
+    const std::array<uint8_t, 16> key = grader::random_key();
+    std::array<uint8_t, 16> back{};
+    REQUIRE(grader::key_from_text(grader::key_text(key), back));
+    CHECK(back == key);
+    CHECK(grader::key_text(key).size() == 32);
+    CHECK_FALSE(grader::key_from_text(grader::key_text(key).substr(1), back));           // too short
+    CHECK_FALSE(grader::key_from_text("0123456789abcdef0123456789abcdeg", back));        // not hex
+    CHECK_FALSE(grader::key_from_text("0123456789ABCDEF0123456789abcdef", back));        // as written: lower case
 }
