@@ -20,6 +20,12 @@ namespace ceiling {
 inline constexpr const char* copy_gbs = "copy_gbs";      ///< calibration copy kernel, bytes read + written per second
 inline constexpr const char* dram_gbs = "dram_gbs";      ///< theoretical DRAM bandwidth from device attributes
 inline constexpr const char* fma_gflops = "fma_gflops";  ///< calibration FMA kernel, 2 flops per FMA
+/// Not a speed: the GPU memory free (bytes) when the supervisor measured the ceilings. Every
+/// process of the run sizes its timing data from it (timing_elements), not from what is free
+/// in that process, so that the yardstick program (measured while no exercise's process
+/// holds memory) and each exercise's process (beside the processes waiting at their gates)
+/// time the same sizes, whatever the GPU's memory.
+inline constexpr const char* timing_free_bytes = "timing_free_bytes";
 }  // namespace ceiling
 
 class Ceilings {

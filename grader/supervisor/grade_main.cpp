@@ -593,6 +593,8 @@ void measure(const Options& o, grader::RunResult& r, grader::ChildSettings& chil
         std::printf("   under compute-sanitizer (%s): correctness only, no timing\n", child.sanitizer.c_str());
     } else {
         r.ceilings = grader::measure_ceilings(r.gpu, l.ceilings);
+        size_t free_b = 0, total_b = 0;
+        if (cudaMemGetInfo(&free_b, &total_b) == cudaSuccess) r.ceilings.set(grader::ceiling::timing_free_bytes, double(free_b));
         child.ceilings = r.ceilings.to_text();
         std::string line;
         for (const auto& m : grader::ceiling_measurers())
