@@ -23,6 +23,12 @@ inline constexpr const char* fma_gflops = "fma_gflops";  ///< calibration FMA ke
 /// Lesson 09's extra ceiling: a register-only loop of FP16 WMMA 16 × 16 × 16 products with
 /// FP32 accumulation (mma.sync on every GPU; on Hopper not wgmma's peak, which is higher).
 inline constexpr const char* tensor_fp16_gflops = "tensor_fp16_gflops";
+/// Not a speed: the GPU memory free (bytes) when the supervisor measured the ceilings. Every
+/// process of the run sizes its timing data from it (timing_elements), not from what is free
+/// in that process, so that the yardstick program (measured while no exercise's process
+/// holds memory) and each exercise's process (beside the processes waiting at their gates)
+/// time the same sizes, whatever the GPU's memory.
+inline constexpr const char* timing_free_bytes = "timing_free_bytes";
 }  // namespace ceiling
 
 class Ceilings {

@@ -91,7 +91,21 @@ std::string declared_name(const std::string& exercise, const std::string& part) 
 
 namespace {
 constexpr const char* kTimedKeys[] = {"timed_grade", "timed_median_ms", "timed_bytes", "timed_flops", "timed_fractions",
-                                      "timed_baseline_ms", "timed_threshold_ms"};
+                                      "timed_baseline_ms", "timed_threshold_ms", "timed_baselines"};
+// The baselines' names, one per target, joined by tabs (names hold commas, never tabs: yardsticks.hpp).
+std::string join_names(const std::vector<std::string>& names) {
+    std::string s;
+    for (size_t i = 0; i < names.size(); ++i) s += (i ? "\t" : "") + names[i];
+    return s;
+}
+std::vector<std::string> split_names(const std::string& text) {
+    std::vector<std::string> out(1);
+    for (char c : text) {
+        if (c == '\t') out.emplace_back();
+        else out.back() += c;
+    }
+    return out;
+}
 }  // namespace
 
 void add_timed(Report& r, const std::string& declared, const TimedReport& t) {
@@ -101,7 +115,8 @@ void add_timed(Report& r, const std::string& declared, const TimedReport& t) {
         .add(kTimedKeys[3], format_numbers({t.flops}))
         .add(kTimedKeys[4], format_numbers(t.fractions))
         .add(kTimedKeys[5], format_numbers(t.baseline_ms))
-        .add(kTimedKeys[6], format_numbers({t.threshold_ms}));
+        .add(kTimedKeys[6], format_numbers({t.threshold_ms}))
+        .add(kTimedKeys[7], join_names(t.baseline_names));
 }
 
 std::vector<std::pair<std::string, TimedReport>> timed_reports(const Report& r) {
@@ -118,6 +133,7 @@ std::vector<std::pair<std::string, TimedReport>> timed_reports(const Report& r) 
         t.median_ms = one(1), t.bytes = one(2), t.flops = one(3);
         t.fractions = parse_numbers(at(4)), t.baseline_ms = parse_numbers(at(5));
         t.threshold_ms = one(6);
+        t.baseline_names = split_names(at(7));
         out.emplace_back(field[0][i], t);
     }
     return out;
@@ -180,6 +196,31 @@ SpeedVerdict recheck_speed(const Declared& d, const Ceilings& c, double scale, d
         v.message = "too slow: median " + ms(r.median_ms) + ", needs at most " + ms(t.required_ms) + " (supervisor's check)";
     }
     return v;
+}
+
+SpeedVerdict recheck_speed(const Declared& d, const Ceilings& c, double scale, double l2_bytes, const TimedReport& r,
+                           const std::string& exercise, const std::vector<Yardstick>& measured) {
+    TimedReport theirs = r;
+    for (size_t k = 0; k < d.targets.size() && k < r.baseline_ms.size(); ++k) {
+        if (d.targets[k].basis != Basis::baseline) continue;
+        const std::string name = k < r.baseline_names.size() ? r.baseline_names[k] : "";
+        const Yardstick* y = name.empty() ? nullptr : find_yardstick(measured, exercise, name);
+        SpeedVerdict v;
+        v.reason = Reason::crash;
+        const std::string why = ": the grader's state was changed inside that process, so its report cannot be trusted";
+        if (!y) {
+            v.message = "the exercise's process reported a threshold against the baseline '" + name +
+                        "', which the supervisor's yardstick run did not measure for " + exercise + why;
+            return v;
+        }
+        if (!same(r.baseline_ms[k], y->value)) {
+            v.message = "the exercise's process reported " + ms(r.baseline_ms[k]) + " for the baseline '" + name +
+                        "', which the supervisor's yardstick run measured at " + ms(y->value) + why;
+            return v;
+        }
+        theirs.baseline_ms[k] = y->value;  // the verdict rests on the supervisor's figure
+    }
+    return recheck_speed(d, c, scale, l2_bytes, theirs);
 }
 
 }  // namespace grader

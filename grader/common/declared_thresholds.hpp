@@ -17,8 +17,9 @@
 /// `| against | fraction` for a second threshold, of which the lower applies. `against` is
 /// `copy` (the copy bandwidth measured in the run), `roofline` (min(copy × intensity, FMA
 /// peak)), or `baseline` (a routine the exercise times on the same work in the same run:
-/// cuBLAS, CUB, a grader kernel — its time is the exercise process's report). `#` starts a
-/// comment line.
+/// cuBLAS, CUB, a grader kernel — timed by the student-free yardstick program, whose figure
+/// the supervisor keeps: the time an exercise's report gives for it is checked against that
+/// figure, yardsticks.hpp). `#` starts a comment line.
 #pragma once
 #include <string>
 #include <vector>
@@ -26,6 +27,7 @@
 #include "grader/common/ceilings.hpp"
 #include "grader/common/sealed_report.hpp"
 #include "grader/common/verdict.hpp"
+#include "grader/common/yardsticks.hpp"
 
 namespace grader {
 
@@ -56,6 +58,9 @@ struct TimedReport {
     double median_ms = 0, bytes = 0, flops = 0;
     std::vector<double> fractions;    ///< as it used them, one per declared target
     std::vector<double> baseline_ms;  ///< one per target; 0 where the target is no baseline
+    /// One per target: the baseline's name ("" where the target is no baseline), by which the
+    /// supervisor finds its own figure for it (yardsticks.hpp)
+    std::vector<std::string> baseline_names;
     double threshold_ms = 0;          ///< the slowest median it accepted
 };
 
@@ -70,6 +75,13 @@ struct SpeedVerdict {
 /// Recomputes the threshold of `r` from `d`, this run's ceilings `c`, the instructor's
 /// `scale` and the GPU's L2 size (for the impossibility check), and decides.
 SpeedVerdict recheck_speed(const Declared& d, const Ceilings& c, double scale, double l2_bytes, const TimedReport& r);
+
+/// The same, with every baseline time taken from `measured`, the supervisor's yardstick
+/// figures of `exercise` (yardsticks.hpp), found by the name the report gives: a baseline the
+/// yardstick run did not measure, or a time that differs from the supervisor's figure, is
+/// tampering (Reason::crash), as is a report that gives no name.
+SpeedVerdict recheck_speed(const Declared& d, const Ceilings& c, double scale, double l2_bytes, const TimedReport& r,
+                           const std::string& exercise, const std::vector<Yardstick>& measured);
 
 /// The declared name of one grade of an exercise: "05.3 skewed inputs / uniform bytes", or
 /// the exercise's name alone when `part` is empty.

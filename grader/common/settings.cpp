@@ -49,6 +49,8 @@ Settings read_and_scrub_environment() {
     s.exercise = take(env::exercise);
     s.report = take(env::report);
     s.trace = take(env::trace);
+    s.yardsticks = take(env::yardsticks);
+    s.job = take(env::job);
     // A descriptor the supervisor passed: digits only, else none.
     const auto fd = [](const char* name) {
         const std::string v = take(name);
@@ -73,6 +75,38 @@ Settings read_and_scrub_environment() {
 }
 
 const Settings& settings() { return storage(); }
+
+std::string key_text(const std::array<uint8_t, 16>& key) {
+    static const char* digits = "0123456789abcdef";
+    std::string s;
+    for (uint8_t b : key) s += digits[b >> 4], s += digits[b & 15];
+    return s;
+}
+
+bool key_from_text(const std::string& text, std::array<uint8_t, 16>& key) {
+    if (text.size() != 2 * key.size()) return false;
+    const auto value = [](char c) { return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1; };
+    for (size_t i = 0; i < key.size(); ++i) {
+        const int hi = value(text[2 * i]), lo = value(text[2 * i + 1]);
+        if (hi < 0 || lo < 0) return false;
+        key[i] = uint8_t(hi * 16 + lo);
+    }
+    return true;
+}
+
+bool settle_yardstick_job() {
+    Settings& s = storage();
+    std::string text;
+    if (s.job.empty() || !read_text_file(s.job, text)) return false;
+    unlink(s.job.c_str());
+    std::vector<std::string> lines;
+    size_t start = 0;
+    for (size_t end; (end = text.find('\n', start)) != std::string::npos; start = end + 1)
+        lines.push_back(text.substr(start, end - start));
+    if (lines.size() != 3 || !key_from_text(lines[2], s.key)) return false;
+    s.ceilings = lines[0], s.exercise = lines[1], s.has_key = true;
+    return true;
+}
 
 int parse_sms(const std::string& text) {
     if (text.empty() || text == "all") return 0;

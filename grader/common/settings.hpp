@@ -29,8 +29,15 @@ inline constexpr const char* timeout = "GRADER_TIMEOUT";                  ///< s
 inline constexpr const char* sms = "GRADER_SMS";                          ///< SMs to confine the run to (sm_limit.cuh); "" or "all": the whole GPU
 inline constexpr const char* seed = "GRADER_SEED";
 inline constexpr const char* ceilings = "GRADER_CEILINGS";
-inline constexpr const char* mode = "GRADER_MODE";        ///< "list" or "run": set by the supervisor only
-inline constexpr const char* exercise = "GRADER_EXERCISE";  ///< the exercise a "run" process runs
+/// "list", "run" or "yardsticks" (the student-free yardstick program: yardsticks.hpp): set by
+/// the supervisor only
+inline constexpr const char* mode = "GRADER_MODE";
+inline constexpr const char* exercise = "GRADER_EXERCISE";  ///< the exercise a "run" process runs; "yardsticks": all, comma-separated
+/// The supervisor's yardstick figures (yardsticks.hpp, yardsticks_to_text), for a "run" process
+inline constexpr const char* yardsticks = "GRADER_YARDSTICKS";
+/// The yardstick program's job file (settle_yardstick_job): written by the supervisor before
+/// it opens that program's gate, since the program starts before the ceilings are measured
+inline constexpr const char* job = "GRADER_JOB";
 inline constexpr const char* report = "GRADER_REPORT";      ///< where that process writes its report
 inline constexpr const char* key_file = "GRADER_KEY_FILE";  ///< the report's key: read once, then deleted
 /// "kernels": record the kernels each timed call runs (kernels_ran.hpp), for an exercise
@@ -47,11 +54,15 @@ struct Settings {
     std::string sms;  ///< GRADER_SMS as given (parse_sms reads it)
     std::string mode, exercise, report;
     std::string trace;  ///< GRADER_TRACE as given
+    std::string yardsticks;  ///< GRADER_YARDSTICKS as given
+    std::string job;         ///< GRADER_JOB as given
     int gate_fd = -1, made_fd = -1;  ///< the pipes above; -1: none
     std::array<uint8_t, 16> key{};  ///< from the key file; all zero when there is none
     bool has_key = false;
     /// True in a process the supervisor started ("list" or "run").
     bool supervised() const { return !mode.empty(); }
+    /// True in the student-free yardstick program, run by the supervisor (yardsticks.hpp).
+    bool yardstick_run() const { return mode == "yardsticks"; }
     /// True when the kernels of each timed call are to be recorded (GRADER_TRACE=kernels).
     bool trace_kernels() const { return trace == "kernels"; }
 };
@@ -63,6 +74,19 @@ const Settings& settings();
 /// and consumes the key file (read, then unlinked). Runs once, from a start-up constructor;
 /// exposed for the unit tests.
 Settings read_and_scrub_environment();
+
+/// The yardstick program, started ahead like an exercise's process (supervisor.hpp,
+/// YardstickProgram) but before the supervisor has measured the ceilings or listed the
+/// exercises, takes both once its gate opens, and its report's key: from the job file
+/// (GRADER_JOB), three lines, the ceilings' text, the exercises (comma-separated) and the key
+/// (key_text); the file is removed. Called from its start-up constructor only; the one change
+/// made to the settings after start-up, in a program that holds no student code. False when
+/// the file cannot be read or is malformed.
+bool settle_yardstick_job();
+
+/// A report key as 32 hexadecimal digits, and back (false for any other text).
+std::string key_text(const std::array<uint8_t, 16>& key);
+bool key_from_text(const std::string& text, std::array<uint8_t, 16>& key);
 
 /// The SM count of `--sms=` or GRADER_SMS: a whole number from 1 to 100000, or 0 for "" and
 /// "all" (the whole GPU, no limit). Throws std::invalid_argument naming GRADER_SMS otherwise

@@ -117,6 +117,18 @@ RunSize apply_size(Call& call, SizeDraw draw) {
     return run;
 }
 
+// True in the student-free yardstick program (yardsticks.hpp): no student code is linked, so
+// nothing of the student's side may run (its functions resolve to address 0).
+bool yardstick_program() { return settings().yardstick_run(); }
+// True in an exercise's process the supervisor started, where every baseline and yardstick is
+// the supervisor's figure (but a teaching table's: the yardstick program skips those, and no
+// verdict rests on them). Under compute-sanitizer nothing is timed, and nothing given.
+bool figures_given() { return settings().mode == "run" && !sanitizer_mode(); }
+const std::vector<Yardstick>& given_yardsticks() {
+    static const std::vector<Yardstick> all = parse_yardsticks(settings().yardsticks);
+    return all;
+}
+
 std::string format(const char* fmt, double a, double b = 0, double c = 0) {
     char buf[512];
     std::snprintf(buf, sizeof buf, fmt, a, b, c);
@@ -162,6 +174,7 @@ ExerciseRegistration::ExerciseRegistration(const char* name) { names_storage().p
 Rng Exercise::rng(const std::string& purpose) const { return rng_for(seed(), name_ + "/" + purpose); }
 
 void Exercise::run(const std::string& what, const std::function<void()>& launch) {
+    if (yardstick_program()) return;  // the student's side, switched off
     entering_student_code();
     try {
         launch();
@@ -178,6 +191,7 @@ void Exercise::skip(const std::string& why) { throw Rejection(Reason::skipped, w
 
 void Exercise::teaching_only() {
     teaching_ = true;
+    if (yardstick_program()) skip("teaching table: no verdict rests on it, so the yardstick program leaves it out");
     if (sanitizer_mode()) skip("teaching table: nothing is timed under compute-sanitizer");
 }
 
@@ -225,6 +239,7 @@ void Exercise::check_after(Call& call, const std::string& which, bool verify) {
 }
 
 void Exercise::check(Call& call) {
+    if (yardstick_program()) return;  // the student's side, switched off
     prepare(call, false);
     run(call.context(), [&] {
         Range r(kStudentRange);
@@ -242,13 +257,20 @@ Baseline Exercise::baseline(const std::string& name, Work work, const std::funct
 
 Baseline Exercise::timed_baseline(const std::string& name, Work work, const std::function<void()>& launch, bool vendor,
                                   const TimingOptions& options, const RunHooks& hooks) {
-    Baseline b{name, work, 0};
-    if (sanitizer_mode()) return b;
+    if (sanitizer_mode()) return {name, work, 0};
+    if (figures_given() && !teaching_) return recorded_baseline(name, work, given(name, work), vendor);
+    double ms = 0;
     try {
-        b.ms = time_launch(launch, options, hooks).median_ms;
+        ms = time_launch(launch, options, hooks).median_ms;
     } catch (const CudaError& e) {
         throw std::runtime_error("the baseline " + name + " failed: " + e.what());  // the grader's fault, not the student's
     }
+    return recorded_baseline(name, work, ms, vendor);
+}
+
+Baseline Exercise::recorded_baseline(const std::string& name, Work work, double ms, bool vendor) {
+    const Baseline b{name, work, ms};
+    if (yardstick_program()) yardsticks_.push_back({name_, name, ms, work});
     const std::string key = vendor ? "vendor" : "shape";
     label(key, name);
     figure(key + "_figure", b.figure());
@@ -256,10 +278,24 @@ Baseline Exercise::timed_baseline(const std::string& name, Work work, const std:
     return b;
 }
 
+double Exercise::given(const std::string& name, const Work& work) {
+    return given_figure(given_yardsticks(), name_, given_taken_++, name, work);
+}
+
+bool Exercise::times_baselines() const { return !sanitizer_mode() && !(figures_given() && !teaching_); }
+
+double Exercise::yardstick(const std::string& name, const std::function<double()>& measure) {
+    if (figures_given() && !teaching_) return given(name, {});
+    const double v = measure();
+    if (yardstick_program()) yardsticks_.push_back({name_, name, v, {}});
+    return v;
+}
+
 Baseline Exercise::baseline(const std::string& name, Work work, Call& call, bool vendor, const TimingOptions& options) {
     if (sanitizer_mode()) return {name, work, 0};
     if (!call.timed_inputs() || !call.timed_verifier())
         throw std::logic_error("grader bug: a baseline's call needs timed_inputs and timed_verify (call.hpp)");
+    if (figures_given() && !teaching_) return recorded_baseline(name, work, given(name, work), vendor);
     int calls = 0;
     const RunHooks hooks = verified_runs(call, calls);
     try {
@@ -327,6 +363,7 @@ RunHooks Exercise::verified_runs(Call& call, int& calls) {
 }
 
 void Exercise::grade(Performance p, Call& call, const std::string& part) {
+    if (yardstick_program()) return;  // the student's side, switched off: the body goes on to its next baseline
     if (sanitizer_mode()) {
         detail_ = "correct; speed not graded under compute-sanitizer";
         return;
@@ -373,8 +410,9 @@ void Exercise::grade(Performance p, Call& call, const std::string& part) {
     apply_size(call, SizeDraw::nominal());  // what follows (the slow diagnosis) runs at the nominal size
     TimedReport raw;
     raw.median_ms = m.median_ms, raw.bytes = p.bytes, raw.flops = p.flops, raw.threshold_ms = t.required_ms;
-    raw.fractions = {p.fraction}, raw.baseline_ms = {p.baseline_ms};
-    for (const Performance& a : p.alternatives) raw.fractions.push_back(a.fraction), raw.baseline_ms.push_back(a.baseline_ms);
+    raw.fractions = {p.fraction}, raw.baseline_ms = {p.baseline_ms}, raw.baseline_names = {p.baseline};
+    for (const Performance& a : p.alternatives)
+        raw.fractions.push_back(a.fraction), raw.baseline_ms.push_back(a.baseline_ms), raw.baseline_names.push_back(a.baseline);
     timed_.emplace_back(key, raw);
     const double got = t.figure(p, m.median_ms), need = t.figure(p, t.required_ms);
     figure("figure", got);
@@ -505,10 +543,15 @@ Report Exercise::report() const {
     return r;
 }
 
+bool yardstick_run() { return yardstick_program(); }
+
 size_t timing_elements(size_t bytes_per_element) {
     if (sanitizer_mode()) return (size_t(1) << 16) + 3;
+    // The supervisor's reading when it has one (ceilings.hpp, timing_free_bytes): the same in
+    // every process of the run; unsupervised, this process's own.
     size_t free_b = 0, total_b = 0;
-    CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    if (ceilings().has(ceiling::timing_free_bytes)) free_b = size_t(ceilings().get(ceiling::timing_free_bytes));
+    else CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
     size_t want = std::max<size_t>(size_t(256) << 20, 16 * size_t(gpu().l2_bytes));
     size_t bytes = std::min(want, free_b / 4);
     // Odd on purpose: a size that is no multiple of any block size.

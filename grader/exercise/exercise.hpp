@@ -24,6 +24,7 @@
 #include "grader/common/stats.hpp"
 #include "grader/common/timing.cuh"
 #include "grader/common/verdict.hpp"
+#include "grader/common/yardsticks.hpp"
 #include "grader/exercise/call.hpp"
 #include "grader/exercise/compare.hpp"
 #include "grader/exercise/device_buffer.cuh"
@@ -165,6 +166,25 @@ public:
     /// baseline that skips work, or writes its result elsewhere, stops the grader (a grader
     /// bug: FAIL [crash]) instead of lowering a threshold.
     Baseline baseline(const std::string& name, Work work, Call& call, bool vendor = true, const TimingOptions& options = {});
+    // Where both are timed (yardsticks.hpp): in the student-free yardstick program, which the
+    // supervisor runs once per lesson run, and which records each figure; in an exercise's
+    // process the supervisor started, neither times: each returns the supervisor's figure for
+    // the exercise's next baseline, which must carry this name and work (a grader bug
+    // otherwise: FAIL [crash]); unsupervised (a debugger, a profiler), each times here.
+
+    /// A figure a threshold rests on that is no baseline (lesson 07: the stage times its
+    /// threshold is computed from, the work steps it calibrates), measured by `measure` where
+    /// baseline() times and taken from the supervisor where baseline() takes its figure.
+    /// Names are unique within an exercise, baselines' included.
+    double yardstick(const std::string& name, const std::function<double()>& measure);
+    /// The figures this exercise measured, in the yardstick program.
+    const std::vector<Yardstick>& yardsticks() const { return yardsticks_; }
+    /// True where baseline() times (the yardstick program, an unsupervised run); false where it
+    /// takes the supervisor's figure or nothing is timed (compute-sanitizer). A check of a
+    /// baseline's routine made before timing it, a grader self-check (03's cuBLAS sample,
+    /// 04.4's NPP pixels, 01.2's array of structures), is needed only where it is timed: the
+    /// yardstick program runs the same code on the same sizes.
+    bool times_baselines() const;
 
     // ------------------------------------------------------------------ teaching
     /// Marks this exercise as teaching output (a table measured on this GPU): its verdict
@@ -203,6 +223,10 @@ private:
     /// Both baseline()s: times `launch` with `hooks` around each run and records the figure.
     Baseline timed_baseline(const std::string& name, Work work, const std::function<void()>& launch, bool vendor,
                             const TimingOptions& options, const RunHooks& hooks);
+    /// The supervisor's figure for this exercise's next yardstick, which must be `name` on `work`.
+    double given(const std::string& name, const Work& work);
+    /// Records a baseline's figure for the results file and, in the yardstick program, as a yardstick.
+    Baseline recorded_baseline(const std::string& name, Work work, double ms, bool vendor);
     std::string slow_hint(const Timing& student, const Target& t, const Performance& p);
     std::string where() const;
     std::string name_, section_, hint_, message_, detail_, overlap_;
@@ -217,7 +241,15 @@ private:
     std::map<std::string, double> figures_;
     std::map<std::string, std::string> labels_;
     std::vector<std::string> tables_;
+    std::vector<Yardstick> yardsticks_;  // measured here, in the yardstick program
+    size_t given_taken_ = 0;             // the supervisor's figures taken so far
 };
+
+/// True in the student-free yardstick program (grader/common/yardsticks.hpp), where run(),
+/// check() and grade() do nothing: a body leaves out there what only checks the student's
+/// results outside those (08's energy check reads accelerations no call computed) or costs
+/// the run's time for nothing (host references of checks that do not run).
+bool yardstick_run();
 
 /// Elements of `bytes_per_element` for a timing run: the data is at least 16× the L2
 /// and 256 MiB, at most a quarter of free memory; small under compute-sanitizer.

@@ -31,6 +31,18 @@ int g_exit_code = 0;  // of the exercise this process ran
 constexpr int kNotRun = 3;
 int g_passed = 0, g_failed = 0, g_skipped = 0;
 
+// The yardstick program's figures (yardsticks.hpp), gathered over the exercises it ran, and
+// the exercises whose body stopped before its end (the exercise, a tab, why): a grader bug or a
+// failed measurement, never the student's (no student code is linked into it).
+std::vector<Yardstick>& yardsticks_measured() {
+    static std::vector<Yardstick> all;
+    return all;
+}
+std::vector<std::string>& yardstick_errors() {
+    static std::vector<std::string> all;
+    return all;
+}
+
 // Why --sms could not be applied in this process; "" when it was, or when none was asked. A
 // function's static rather than a global std::string: a global would be constructed (emptied)
 // after the start-up constructor below had written to it.
@@ -68,6 +80,16 @@ __attribute__((constructor(102))) void limit_sms_before_anything_else() {
 __attribute__((constructor(103))) void wait_for_the_supervisor() {
     if (settings().mode == "list") return;
     if (settings().mode == "run" && !wait_at_gate()) _exit(kNotRun);
+    // The yardstick program waits likewise, from before the ceilings are measured, and then
+    // learns them and its exercises (settle_yardstick_job); no student code is linked into it.
+    // On a GPU in exclusive-process mode it makes no context before its gate opens: the
+    // supervisor's, which checks the GPU and measures the ceilings meanwhile, is the only one
+    // allowed (asking the mode makes none).
+    if (settings().yardstick_run() && !settings().job.empty()) {
+        int mode = cudaComputeModeDefault;
+        if (cudaDeviceGetAttribute(&mode, cudaDevAttrComputeMode, 0) != cudaSuccess) cudaGetLastError();
+        if (!(wait_at_gate(mode == cudaComputeModeDefault) && settle_yardstick_job())) _exit(kNotRun);
+    }
     cudaFree(nullptr);  // made already at the gate, if there was one; an error shows again later
     cudaGetLastError();
     set_launch_bracket({entering_student_code, expect_nothing_left_running});  // every timed run (timing.cuh)
@@ -95,6 +117,7 @@ void add_echo(Report& r) {
     const Settings& s = settings();
     r.add("echo_seed", s.seed).add("echo_ceilings", s.ceilings).add("echo_threshold_scale", s.threshold_scale);
     r.add("echo_sanitizer", s.sanitizer).add("echo_sms", s.sms).add("echo_trace", s.trace);
+    r.add("echo_yardsticks", s.yardsticks);
 }
 
 int list_exercises() {
@@ -115,6 +138,24 @@ int run_one(int argc, char** argv) {
     context.setOption("no-version", true);
     context.run();
     return g_exit_code;
+}
+
+// The yardstick program (built without the student's object): every exercise the supervisor
+// named, in order, with the student's side switched off; one sealed report of every figure.
+int run_yardsticks(int argc, char** argv) {
+    doctest::Context context(argc, argv);
+    context.setOption("test-case", settings().exercise.c_str());
+    context.setOption("minimal", true);
+    context.setOption("no-intro", true);
+    context.setOption("no-version", true);
+    context.run();
+    Report r;
+    r.add("kind", "yardsticks").add("lesson", lesson().number);
+    r.add("yardsticks", yardsticks_to_text(yardsticks_measured()));
+    for (const std::string& e : yardstick_errors()) r.add("yardstick_error", e);
+    add_echo(r);
+    send(r);
+    return 0;
 }
 
 int run_unsupervised(int argc, char** argv) {
@@ -152,6 +193,17 @@ void run_exercise(const char* name, void (*body)(Exercise&)) {
     if (sms_failure().empty()) ex.execute(body);
     else ex.execute([](Exercise&) { throw std::runtime_error(sms_failure()); });
     Verdict v = ex.verdict();
+    if (settings().yardstick_run()) {
+        // A SKIP (a feature this GPU lacks, a teaching table) measured nothing the exercise
+        // will ask for: its own process skips likewise, or asks and fails naming the figure.
+        auto& all = yardsticks_measured();
+        all.insert(all.end(), ex.yardsticks().begin(), ex.yardsticks().end());
+        // Work that left the --sms partition measured the whole GPU: not this run's figures.
+        const std::string left = sm_limit_left();
+        if (v.verdict == "FAIL") yardstick_errors().push_back(std::string(name) + "\t" + v.message);
+        else if (!left.empty()) yardstick_errors().push_back(std::string(name) + "\t" + left);
+        return;
+    }
     Report r = ex.report();
     // Work that left the --sms partition (sm_limit.cuh) measured the whole GPU: whatever it
     // gave, the exercise fails, as when a setting is changed inside the process.
@@ -176,6 +228,7 @@ int lesson_main(int argc, char** argv) {
     const Settings& s = settings();
     if (s.mode == "list") return list_exercises();
     if (s.mode == "run") return run_one(argc, argv);
+    if (s.yardstick_run()) return run_yardsticks(argc, argv);
     return run_unsupervised(argc, argv);
 }
 

@@ -17,6 +17,8 @@ namespace grader {
 /// one is current), closes `made`, then blocks until the supervisor opens the gate. Returns
 /// false when the gate closed without opening: the supervisor will not run this exercise.
 /// Does nothing, and returns true, in a process that was started at its turn.
-bool wait_at_gate();
+/// `make_context` false: closes `made` without making the context (the yardstick program on a
+/// GPU in exclusive-process mode, where the supervisor still needs the only context).
+bool wait_at_gate(bool make_context = true);
 
 }  // namespace grader

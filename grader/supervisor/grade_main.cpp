@@ -18,6 +18,7 @@
 #include <fstream>
 #include <functional>
 #include <future>
+#include <map>
 #include <random>
 #include <set>
 #include <sstream>
@@ -61,6 +62,8 @@ void print_help() {
         "  --fail=MESSAGE, --skip=MESSAGE         stand in for a test that cannot run (e.g. a missing tool)\n"
         "  --build=DIR --target=T                 build the lesson program first (ninja -C DIR T): a compile\n"
         "                      error fails this lesson only, with the compiler's first errors\n"
+        "  --yardsticks=T      the lesson's student-free yardstick program (DIR/T with --build, built with it):\n"
+        "                      every baseline a threshold rests on is timed there, once, before any exercise runs\n"
         "  --missing=FILES     files the submission lacked when the build was configured: checked again\n"
         "  --kernels=FILES --policy=FILES         before the build, check the student's files (relative to\n"
         "                      --submission, or absolute) against the policy files' rules (grader/supervisor/policy.hpp)\n"
@@ -85,6 +88,7 @@ void print_help() {
 struct Options {
     std::string program, name, seed, submission, revision, fail, skip, report_tool;
     std::string build, target;          ///< build the program first: `ninja -C build target`
+    std::string yardsticks;             ///< the yardstick program: a target of `build`, or a path
     std::vector<std::string> missing;   ///< files the submission lacked at configure time
     std::vector<std::string> kernels;   ///< the student's files of the lesson, for the policy check
     std::vector<std::string> policy;    ///< the policy files: lessons/policy.txt and the lesson's own
@@ -147,6 +151,8 @@ Options parse(const std::vector<grader::Argument>& args) {
             o.build = v;
         } else if (option(a, "--target=", v)) {
             o.target = v;
+        } else if (option(a, "--yardsticks=", v)) {
+            o.yardsticks = v;
         } else if (option(a, "--missing=", v)) {
             o.missing = grader::split_commas(v);
         } else if (option(a, "--kernels=", v)) {
@@ -275,7 +281,8 @@ std::string first_errors(const std::string& output, size_t most = 10) {
 // would otherwise build every test's program before running any). Returns "" or the errors.
 std::string build_program(const Options& o) {
     std::string output;
-    const int rc = capture("ninja -C " + quoted(o.build) + " " + quoted(o.target), output);
+    const int rc = capture("ninja -C " + quoted(o.build) + " " + quoted(o.target) +
+                               (o.yardsticks.empty() ? "" : " " + quoted(o.yardsticks)), output);
     return rc == 0 ? "" : first_errors(output);
 }
 
@@ -586,6 +593,8 @@ void measure(const Options& o, grader::RunResult& r, grader::ChildSettings& chil
         std::printf("   under compute-sanitizer (%s): correctness only, no timing\n", child.sanitizer.c_str());
     } else {
         r.ceilings = grader::measure_ceilings(r.gpu, l.ceilings);
+        size_t free_b = 0, total_b = 0;
+        if (cudaMemGetInfo(&free_b, &total_b) == cudaSuccess) r.ceilings.set(grader::ceiling::timing_free_bytes, double(free_b));
         child.ceilings = r.ceilings.to_text();
         std::string line;
         for (const auto& m : grader::ceiling_measurers())
@@ -615,13 +624,54 @@ void measure(const Options& o, grader::RunResult& r, grader::ChildSettings& chil
 }
 
 // Each chosen exercise in a process of its own, its verdict printed as it comes.
-void run_exercises(const Options& o, grader::RunResult& r, const grader::ChildSettings& child, const grader::Listing& l,
-                   const std::vector<std::string>& chosen, std::future<grader::TechniqueReport>& check) {
-    grader::ExerciseQueue queue(child, chosen);  // each process starts while the one before it runs (the first: now)
+// The baselines of the chosen exercises, timed once in the student-free yardstick program
+// (yardsticks.hpp): after the ceilings, before any process of the student's is started (the
+// queue below starts them), so nothing of the submission shares the GPU with them. Not under
+// compute-sanitizer, where nothing is timed. Returns the exercises whose measurement failed.
+std::map<std::string, std::string> measure_yardsticks(grader::ChildSettings& child, const std::vector<std::string>& chosen,
+                                                      grader::YardstickProgram& yardsticks) {
+    if (!child.sanitizer.empty()) return {};
+    const grader::YardstickRun y = yardsticks.run(child, chosen);
+    if (!y.error.empty()) {
+        std::map<std::string, std::string> all;
+        for (const std::string& e : chosen)
+            all[e] = "the run's measurement failed, not the submission: the yardstick program " +
+                     (child.yardstick_program.empty() ? std::string() : child.yardstick_program + " ") + y.error;
+        return all;
+    }
+    child.measured = y.figures;
+    child.yardsticks = grader::yardsticks_to_text(y.figures);
+    if (!y.figures.empty()) std::printf("   yardsticks measured now, in a process without the submission:\n");
+    for (const grader::Yardstick& f : y.figures) {
+        if (f.is_baseline())
+            std::printf("      %s · %s: %.4g ms, %.0f %s\n", f.exercise.c_str(), f.name.c_str(), f.value, f.work.figure(f.value),
+                        f.work.unit());
+        else
+            std::printf("      %s · %s: %.6g\n", f.exercise.c_str(), f.name.c_str(), f.value);
+    }
+    std::fflush(stdout);
+    return y.failed;
+}
+
+void run_exercises(const Options& o, grader::RunResult& r, grader::ChildSettings& child, const grader::Listing& l,
+                   const std::vector<std::string>& chosen, std::future<grader::TechniqueReport>& check,
+                   grader::YardstickProgram& yardsticks) {
+    const std::map<std::string, std::string> unmeasured = measure_yardsticks(child, chosen, yardsticks);
+    std::vector<std::string> runnable;
+    for (const std::string& e : chosen)
+        if (!unmeasured.count(e)) runnable.push_back(e);
+    grader::ExerciseQueue queue(child, runnable);  // each process starts while the one before it runs (the first: now)
     const grader::TechniqueReport technique = technique_report(check, r);  // mechanism check
     std::set<std::string> noted;                                          // mechanism check
     for (size_t i = 0; i < chosen.size(); ++i) {
-        grader::ExerciseResult e = queue.run_next();
+        const auto failed = unmeasured.find(chosen[i]);
+        grader::ExerciseResult e;
+        if (failed == unmeasured.end()) {
+            e = queue.run_next();
+        } else {  // not run: its threshold has no figure to rest on
+            e.verdict.exercise = chosen[i], e.verdict.verdict = "FAIL", e.verdict.reason = grader::Reason::crash;
+            e.verdict.message = failed->second;
+        }
         if (e.verdict.verdict == "FAIL" && e.verdict.theory.empty()) e.verdict.theory = "read " + l.theory;
         technique_verdict(technique, o, e, noted);  // mechanism check
         std::fputs(grader::verdict_lines(e.verdict).c_str(), stdout);
@@ -669,6 +719,9 @@ int main(int argc, char** argv) {
         r.sms_limit = sms;
         grader::ChildSettings child;
         child.program = o.program;
+        child.yardstick_program = o.yardsticks.empty() || o.yardsticks[0] == '/' || o.build.empty()
+                                      ? o.yardsticks
+                                      : o.build + "/" + o.yardsticks;
         child.seed = o.seed.empty() ? (s.seed.empty() ? std::to_string(std::random_device{}() % 1000000000u) : s.seed) : o.seed;
         child.threshold_scale = scale;
         child.sms = sms > 0 ? std::to_string(sms) : "";
@@ -687,6 +740,12 @@ int main(int argc, char** argv) {
                                   std::function<Stop()>([&] { return builds(o); })})
             if (const Stop st = stage(); st.stops) return end(st);
         std::future<grader::TechniqueReport> technique = start_technique_check(o);  // mechanism check
+        // Started now, so that it loads and makes its context while the exercises are listed and
+        // the GPU is checked; it times nothing before run_exercises (supervisor.hpp). Not under
+        // compute-sanitizer, where nothing is timed, nor for --list.
+        grader::ChildSettings ahead = child;
+        if (!child.sanitizer.empty() || o.list) ahead.yardstick_program.clear();
+        grader::YardstickProgram yardsticks(ahead);
 
         const grader::Listing l = grader::list_exercises(child);
         if (!l.error.empty())
@@ -707,8 +766,9 @@ int main(int argc, char** argv) {
         }
 
         child.traced = traced_exercises(o, chosen);  // mechanism check
+        yardsticks.wait_until_ready();  // no ceiling is timed while it makes its context
         measure(o, r, child, l, sms);
-        run_exercises(o, r, child, l, chosen, technique);
+        run_exercises(o, r, child, l, chosen, technique, yardsticks);
         const grader::Decision d = grader::judge_exercises(o.expect, r.exercises);
         print_lines(d);
         const grader::Tally t = grader::tally(r.exercises);

@@ -45,7 +45,7 @@ public:
         dir_ = tmpl;
     }
     ~Scratch() {
-        for (const char* f : {"key", "report", "sanitizer.log"}) unlink(path(f).c_str());
+        for (const char* f : {"key", "report", "sanitizer.log", "job"}) unlink(path(f).c_str());
         rmdir(dir_.c_str());
     }
     std::string path(const char* name) const { return dir_ + "/" + name; }
@@ -150,7 +150,8 @@ std::vector<std::string> child_env(const ChildSettings& s, const Scratch& dir, c
             "GRADER_THRESHOLD_SCALE=" + s.threshold_scale,
             "GRADER_SANITIZER=" + s.sanitizer,
             "GRADER_SMS=" + s.sms,
-            "GRADER_TRACE=" + s.trace_for(exercise)};
+            "GRADER_TRACE=" + s.trace_for(exercise),
+            "GRADER_YARDSTICKS=" + s.yardsticks};
 }
 
 // Under the memcheck and racecheck setups each exercise's process runs inside
@@ -204,7 +205,7 @@ std::string exit_text(int status) {
 // reported, compared with what the exercise's process said: "" when they agree, else why its
 // report cannot be trusted. Every grade but the last must have passed (a failed grade ends
 // the exercise); the last must match the process's verdict.
-std::string recheck(const ChildSettings& s, const Report& r) {
+std::string recheck(const ChildSettings& s, const Report& r, const std::string& exercise) {
     if (r.get("perf_graded") != "true" || !s.sanitizer.empty()) return "";
     const std::string verdict = r.get("verdict");
     const Reason reported = reason_from_string(r.get("reason"));
@@ -218,7 +219,8 @@ std::string recheck(const ChildSettings& s, const Report& r) {
         if (last && !speed_verdict) return "";  // it failed after timing, for another reason
         const Declared* d = find_declared(s.declared, grades[i].first);
         if (!d) return "the exercise reported a grade '" + grades[i].first + "' that the lesson's thresholds.txt does not declare";
-        const SpeedVerdict v = recheck_speed(*d, ceilings, scale, s.l2_bytes, grades[i].second);
+        // Every baseline time from the supervisor's yardstick run, not from the report.
+        const SpeedVerdict v = recheck_speed(*d, ceilings, scale, s.l2_bytes, grades[i].second, exercise, s.measured);
         if (v.reason == Reason::crash) return v.message;
         const Reason theirs = last && verdict != "PASS" ? reported : Reason::none;
         if (theirs != v.reason)
@@ -298,12 +300,8 @@ std::unique_ptr<StartedExercise> start_exercise(const ChildSettings& s, const st
     return p;
 }
 
-// Blocks until every process in `started` has closed `made` (made its context, or ended),
-// or `limit_s` have passed.
-void wait_until_contexts_are_made(const std::vector<std::unique_ptr<StartedExercise>>& started, int limit_s) {
-    std::vector<Pipe*> open;
-    for (const auto& p : started)
-        if (p && p->made) open.push_back(p->made.get());
+// Blocks until every pipe of `open` has been closed by its process, or `limit_s` have passed.
+void wait_until_closed(std::vector<Pipe*> open, int limit_s) {
     const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(limit_s);
     while (!open.empty()) {
         const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - std::chrono::steady_clock::now());
@@ -319,6 +317,16 @@ void wait_until_contexts_are_made(const std::vector<std::unique_ptr<StartedExerc
             open.erase(open.begin() + long(i));
         }
     }
+}
+
+// Blocks until every process in `started` has closed `made` (made its context, or ended),
+// or `limit_s` have passed. A pipe seen closed before is left out: poll() never reports
+// anything of a descriptor of -1, so waiting on it again would take the whole limit.
+void wait_until_contexts_are_made(const std::vector<std::unique_ptr<StartedExercise>>& started, int limit_s) {
+    std::vector<Pipe*> open;
+    for (const auto& p : started)
+        if (p && p->made && p->made->read >= 0) open.push_back(p->made.get());
+    wait_until_closed(open, limit_s);
 }
 
 ExerciseResult finish_exercise(const ChildSettings& s, StartedExercise& p) {
@@ -340,9 +348,10 @@ ExerciseResult finish_exercise(const ChildSettings& s, StartedExercise& p) {
     }
     if (r.get("echo_seed") != s.seed || r.get("echo_ceilings") != s.ceilings ||
         r.get("echo_threshold_scale") != s.threshold_scale || r.get("echo_sanitizer") != s.sanitizer ||
-        r.get("echo_sms") != s.sms || r.get("echo_trace") != s.trace_for(exercise))
+        r.get("echo_sms") != s.sms || r.get("echo_trace") != s.trace_for(exercise) ||
+        r.get("echo_yardsticks") != s.yardsticks)
         return failed(exercise, Reason::crash, "the grader's settings were changed inside the exercise's process");
-    if (const std::string why = recheck(s, r); !why.empty()) return failed(exercise, Reason::crash, why);
+    if (const std::string why = recheck(s, r, exercise); !why.empty()) return failed(exercise, Reason::crash, why);
     ExerciseResult e = exercise_from_report(r);  // every field of results.hpp's exercise_fields
     if (!s.sanitizer.empty()) {
         const std::string findings = sanitizer_findings(p.dir.path("sanitizer.log"), s.sanitizer);
@@ -433,6 +442,78 @@ ExerciseResult ExerciseQueue::run_next() {
     }
     running->gate->close_write();
     return finish_exercise(s_, *running);
+}
+
+// ---------------------------------------------------------------------- the yardstick program
+
+YardstickProgram::YardstickProgram(const ChildSettings& s) {
+    if (s.yardstick_program.empty() || !s.sms.empty()) return;  // --sms: started at run()
+    start(s);
+}
+
+void YardstickProgram::start(const ChildSettings& s) {
+    signal(SIGPIPE, SIG_IGN);  // a gate whose process is gone answers EPIPE instead
+    // No key file: it is started before the listing, whose process runs the submission's static
+    // initializers with no gate, as the same user, and could read a key file this one had not
+    // yet consumed. Its key comes in the job file, written once no process of the student's is left.
+    p_ = std::make_unique<StartedExercise>();
+    ChildSettings plain = s;
+    plain.traced.clear(), plain.yardsticks.clear(), plain.ceilings.clear();  // no kernels traced, no figures; ceilings: later
+    std::vector<std::string> vars = child_env(plain, p_->dir, "yardsticks", "");
+    vars.erase(std::remove_if(vars.begin(), vars.end(),
+                              [](const std::string& v) { return v.rfind(std::string(env::key_file) + "=", 0) == 0; }),
+               vars.end());
+    vars.push_back(std::string(env::job) + "=" + p_->dir.path("job"));
+    p_->gate = std::make_unique<Pipe>();
+    p_->made = std::make_unique<Pipe>();
+    std::vector<int> keep = {p_->gate->read, p_->made->write};
+    vars.push_back(std::string(env::gate) + "=" + std::to_string(p_->gate->read));
+    vars.push_back(std::string(env::made) + "=" + std::to_string(p_->made->write));
+    p_->child = grader::start({s.yardstick_program}, vars, keep);
+    p_->gate->close_read(), p_->made->close_write();  // the child holds the only ends left
+}
+
+YardstickProgram::~YardstickProgram() = default;
+
+void YardstickProgram::wait_until_ready() {
+    if (p_ && p_->made->read >= 0) wait_until_closed({p_->made.get()}, 10);
+}
+
+YardstickRun YardstickProgram::run(const ChildSettings& s, const std::vector<std::string>& exercises) {
+    YardstickRun y;
+    if (!p_ && !started_ && !s.yardstick_program.empty()) start(s);  // not started ahead (--sms)
+    started_ = true;
+    if (!p_) {
+        y.error = "was not given (grade --yardsticks=PROGRAM; Meson's tests pass build/lessonNN-yardsticks)";
+        return y;
+    }
+    wait_until_ready();
+    std::string names;
+    for (const std::string& e : exercises) names += (names.empty() ? "" : ",") + e;  // names hold no commas (exercise.hpp)
+    {  // the job: what it could not be given at its start (settings.hpp, settle_yardstick_job)
+        const int fd = open(p_->dir.path("job").c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600);
+        const std::string text = s.ceilings + "\n" + names + "\n" + key_text(p_->key) + "\n";
+        if (fd < 0 || write(fd, text.data(), text.size()) != ssize_t(text.size()))
+            y.error = "could not be given its job: " + std::string(std::strerror(errno));
+        if (fd >= 0) close(fd);
+        if (!y.error.empty()) return y;
+    }
+    const char go = 1;
+    if (write(p_->gate->write, &go, 1) != 1) {
+        // Gone already (EPIPE: SIGPIPE is ignored); its exit says how it ended.
+    }
+    p_->gate->close_write();
+    Exit x = wait_for(p_->child, s.timeout_s * int(std::max<size_t>(1, exercises.size())));
+    Report r;
+    const Report::Opened o = Report::open(read_file(p_->dir.path("report")), p_->key, r);
+    if (x.timed_out) y.error = "did not finish in time";
+    else if (o != Report::Opened::ok || r.get("kind") != "yardsticks")
+        y.error = exit_text(x.status) + " with " + describe(o);
+    else if (r.get("echo_seed") != s.seed || r.get("echo_ceilings") != s.ceilings || r.get("echo_sms") != s.sms)
+        y.error = "reported settings other than the supervisor's";
+    p_.reset();
+    if (!y.error.empty()) return y;
+    return judge_yardsticks(r.get("yardsticks"), r.all("yardstick_error"), Ceilings::from_text(s.ceilings));
 }
 
 }  // namespace grader

@@ -12,6 +12,7 @@
 #include "grader/common/declared_thresholds.hpp"
 #include "grader/common/results.hpp"
 #include "grader/common/sealed_report.hpp"
+#include "grader/common/yardsticks.hpp"
 
 namespace grader {
 
@@ -33,6 +34,41 @@ struct ChildSettings {
     std::vector<std::string> traced;
     /// GRADER_TRACE for `exercise`'s process.
     std::string trace_for(const std::string& exercise) const;
+    /// The lesson's student-free yardstick program (build/lessonNN-yardsticks), "" for none.
+    std::string yardstick_program;
+    /// What the yardstick run measured (yardsticks.hpp): the supervisor's figures, which its
+    /// recheck uses, and their text, which every exercise's process gets (GRADER_YARDSTICKS).
+    std::vector<Yardstick> measured;
+    std::string yardsticks;
+};
+
+struct StartedExercise;
+
+/// The lesson's yardstick program (yardsticks.hpp), started ahead like the exercises'
+/// processes, so that its loading and its CUDA context (about 0.4 s) take none of the
+/// lesson's time: it is started before the exercises are listed, makes its context while the
+/// supervisor lists them and checks the GPU, and waits at its gate. Before the ceilings are
+/// measured the supervisor waits until it has made its context (no timing shares the GPU with
+/// that); once they are measured, run() gives it the ceilings and the exercises (a job file,
+/// settings.hpp) and opens its gate, with no process of the student's left (the listing has
+/// ended and the ExerciseQueue is made only afterwards). Its figures are checked against
+/// their floors on the ceilings (judge_yardsticks). Destroyed unrun, it is killed. Under
+/// --sms it starts at run(): its green context, made before its gate, would be a context
+/// made ahead on a GPU whose mode may allow one (the program itself makes none ahead on a GPU
+/// in exclusive-process mode, exercise_process.cpp).
+class YardstickProgram {
+public:
+    explicit YardstickProgram(const ChildSettings& s);  ///< s.yardstick_program; none when ""
+    ~YardstickProgram();
+    /// Blocks until it has made its context (10 s at most).
+    void wait_until_ready();
+    /// Runs it once on `exercises` with `s`'s ceilings, alone on the GPU.
+    YardstickRun run(const ChildSettings& s, const std::vector<std::string>& exercises);
+
+private:
+    void start(const ChildSettings& s);
+    std::unique_ptr<StartedExercise> p_;
+    bool started_ = false;  // run() was called: it runs once
 };
 
 /// The lesson program's answer to "list": its lesson, exercises and the extra ceilings it
@@ -45,8 +81,6 @@ Listing list_exercises(const ChildSettings& s);
 
 /// The compute-sanitizer an exercise runs inside under the memcheck and racecheck setups.
 std::string sanitizer_program(const ChildSettings& s);
-
-struct StartedExercise;
 
 /// Runs exercises one after another, each in a process of its own, and returns each one's
 /// outcome: the sealed report's verdict, or a FAIL the supervisor synthesizes (hang, crash,
@@ -65,7 +99,8 @@ struct StartedExercise;
 /// processes hold at most an eighth of it: one process is started first to measure what a
 /// context takes, then as many more as that share holds, and the rest start at their turn
 /// (the constructor prints how many started ahead), so that a small GPU's largest checks are
-/// sized as they would be with no process waiting.
+/// sized as they would be with no process waiting. A queue is made only once the yardstick
+/// run (YardstickProgram::run) has ended: no process of the student's exists while it times.
 class ExerciseQueue {
 public:
     ExerciseQueue(const ChildSettings& s, std::vector<std::string> exercises);

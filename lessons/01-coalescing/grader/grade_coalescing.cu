@@ -185,6 +185,7 @@ GRADER_EXERCISE("01.1 matrix mapping") {
                              {64, 96},   {500, 300}, {1023, 1025},   {2049, 777}, {65537, 3}, {3, 65537}};
     int k = 0;
     for (const auto& shape : shapes) {
+        if (grader::yardstick_run()) break;  // its checks do nothing there: spare the inputs
         const int rows = shape[0], cols = shape[1];
         const size_t n = size_t(rows) * cols;
         const grader::Dist dist = kDists[k++ % 3];
@@ -316,11 +317,12 @@ GRADER_EXERCISE("01.2 AoS vs SoA") {
             grader::DeviceBuffer<Particle> aos(n, "particles (AoS)");
             const unsigned grid = unsigned((n + 255) / 256);
             // Fresh arrays of all n particles: the timed runs before left guard bytes in the part
-            // a shorter run did not use.
-            for (int k = 0; k < 6; ++k) grader::fill_on_device(d[k].data(), n, grader::fresh_key(), dist);
-            pack_aos<<<std::min(grid, 65535u), 256>>>(arrays(), aos.data(), n);
-            CUDA_CHECK(cudaGetLastError());
-            {
+            // a shorter run did not use. Packed and checked where the structures are timed
+            // (Exercise::times_baselines): the exercise's process takes the supervisor's figure.
+            if (ex.times_baselines()) {
+                for (int k = 0; k < 6; ++k) grader::fill_on_device(d[k].data(), n, grader::fresh_key(), dist);
+                pack_aos<<<std::min(grid, 65535u), 256>>>(arrays(), aos.data(), n);
+                CUDA_CHECK(cudaGetLastError());
                 // Another layout than the call's arrays, so it cannot go through the call: one
                 // step is checked here, before it is timed, against the grader's drift of the
                 // arrays it was packed from (a difference is the grader's bug: stop, do not time it).
@@ -349,6 +351,7 @@ GRADER_EXERCISE("01.2 AoS vs SoA") {
     };
     int k = 0;
     for (size_t n : kSizes) {
+        if (grader::yardstick_run()) break;  // its checks do nothing there: spare the inputs
         const grader::Dist dist = kDists[k++ % 3];
         check_drift(n, dist, "drift_soa, n = " + std::to_string(n) + ", " + describe(dist), false, rng);
     }

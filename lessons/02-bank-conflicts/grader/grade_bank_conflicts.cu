@@ -497,6 +497,7 @@ void check_and_grade(grader::Exercise& ex, const char* name, Transpose<T> transp
     const grader::Dist dists[] = {grader::Dist::uniform, grader::Dist::zeros, grader::Dist::mixed};
     std::vector<Shape> shapes(std::begin(kShapes), std::end(kShapes));
     if (!grader::sanitizer_mode()) shapes.insert(shapes.end(), std::begin(kRangeEnds), std::end(kRangeEnds));
+    if (grader::yardstick_run()) shapes.clear();  // its checks do nothing there: spare the inputs
     int k = 0;
     for (const Shape& s : shapes) {
         const size_t n = size_t(s.rows) * s.cols;

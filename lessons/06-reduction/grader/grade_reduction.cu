@@ -463,9 +463,12 @@ void grade_speed(grader::Exercise& ex, const Step& step) {
 void grade_step(grader::Exercise& ex, const Step& step) {
     ex.theory(step.section);
     ex.hint(step.hint);
-    check_step<int>(ex, step.i, step.number);  // first: exact, and it sees reads outside the input
-    check_step<float>(ex, step.f, step.number);
+    if (!grader::yardstick_run()) {  // its checks do nothing there: spare the host sums
+        check_step<int>(ex, step.i, step.number);  // first: exact, and it sees reads outside the input
+        check_step<float>(ex, step.f, step.number);
+    }
     grade_speed(ex, step);
+    if (grader::yardstick_run()) return;
     // The largest n only after a passing speed grade (a failing one has ended the exercise):
     // 2^30 values take a step-1 starter seconds per call, for a verdict already decided.
     check_largest<int>(ex, step.i, step.number);

@@ -481,7 +481,9 @@ double kernel_ms(grader::Exercise& ex, Arrays& a) {
     return ex.time([&] { launch_work(a.dev_in.data(), a.dev_out.data(), a.n, 0); }, kStageTiming).median_ms;
 }
 
-// Each stage alone on the whole array, with the work at the steps set now.
+// Each stage alone on the whole array, with the work at the steps set now. The threshold of
+// 07.1 is computed from these: each is a yardstick (Exercise::yardstick), measured by the
+// student-free yardstick program and, in the exercise's process, the supervisor's figure.
 overlap::Stages measure_stages(grader::Exercise& ex, Arrays& a, int engines) {
     const size_t bytes = a.bytes();
     overlap::Stages s;
@@ -491,10 +493,12 @@ overlap::Stages measure_stages(grader::Exercise& ex, Arrays& a, int engines) {
     const auto d2h = [&](cudaStream_t st) {
         CUDA_CHECK(cudaMemcpyAsync(a.out.data(), a.dev_out.data(), bytes, cudaMemcpyDeviceToHost, st));
     };
-    s.h2d_ms = ex.time([&] { h2d(0); }, kStageTiming).median_ms;
-    s.d2h_ms = ex.time([&] { d2h(0); }, kStageTiming).median_ms;
-    s.both_ways_ms = ex.time([&] { h2d(pool_stream(0)), d2h(pool_stream(1)); }, kTwoStreamsTiming).median_ms;
-    s.kernel_ms = kernel_ms(ex, a);
+    s.h2d_ms = ex.yardstick("h2d_ms", [&] { return ex.time([&] { h2d(0); }, kStageTiming).median_ms; });
+    s.d2h_ms = ex.yardstick("d2h_ms", [&] { return ex.time([&] { d2h(0); }, kStageTiming).median_ms; });
+    s.both_ways_ms = ex.yardstick("both_ways_ms", [&] {
+        return ex.time([&] { h2d(pool_stream(0)), d2h(pool_stream(1)); }, kTwoStreamsTiming).median_ms;
+    });
+    s.kernel_ms = ex.yardstick("kernel_ms", [&] { return kernel_ms(ex, a); });
     s.copy_engines = engines;
     return s;
 }
@@ -769,6 +773,11 @@ GRADER_EXERCISE("07.0 copies and overlap on this GPU") {
 
 // ---------------------------------------------------------------------- 07.1
 
+// The baseline 07.1's threshold is measured against: the time of a pipeline at
+// kRequiredEfficiency, from the stages (a yardstick of its own, so the supervisor rechecks it
+// as it does any baseline).
+const std::string kPipelineBaseline = "a pipeline at " + std::to_string(int(100 * kRequiredEfficiency + 0.5)) + " % overlap";
+
 GRADER_EXERCISE("07.1 pipeline") {
     ex.theory("Fill, steady state and drain");
     ex.hint("cut the array into chunks (16 or more) and give each chunk's copy in, launch_work and copy out to one of a "
@@ -780,10 +789,16 @@ GRADER_EXERCISE("07.1 pipeline") {
     const bool sanitizer = grader::sanitizer_mode();
 
     // The timed arrays first: the work is calibrated on them, and every check below runs it at
-    // that cost, so a copy back that does not wait for its kernel has time to go wrong.
+    // that cost, so a copy back that does not wait for its kernel has time to go wrong. The
+    // calibration is a yardstick: the work the threshold's stages are measured at must be the
+    // one the exercise's process runs, so it is calibrated once, in the yardstick program, on
+    // keys of its own (skipping it in the exercise's process shifts no other draw).
     const size_t timed_n = sanitizer ? kSanitizerMaxN - 3 : kTimedElements;
     PipelineCall timed(ex, timed_n, kSanitizerSteps, rng);
-    const uint32_t steps = sanitizer ? kSanitizerSteps : balanced_steps(ex, timed.arrays(), rng);
+    auto calibration = ex.rng("calibration");
+    const uint32_t steps = sanitizer ? kSanitizerSteps : uint32_t(ex.yardstick("work steps per element", [&] {
+        return double(balanced_steps(ex, timed.arrays(), calibration));
+    }));
     timed.set_steps(steps);
 
     std::vector<size_t> sizes;
@@ -802,7 +817,7 @@ GRADER_EXERCISE("07.1 pipeline") {
         set_params(draw_params(rng, steps));
         st = measure_stages(ex, timed.arrays(), engines);
         record_stages(ex, st, steps);
-        required = overlap::required_ms(st, kRequiredEfficiency);
+        required = ex.yardstick(kPipelineBaseline, [&] { return overlap::required_ms(st, kRequiredEfficiency); });
         ex.figure("required_efficiency", kRequiredEfficiency);
         ex.figure("required_ms", required);
         Arrays& a = timed.arrays();
@@ -819,8 +834,7 @@ GRADER_EXERCISE("07.1 pipeline") {
     const double best = sanitizer ? 1 : overlap::best_ms(st);
     // thresholds.txt declares 1 × this time: the pipeline at kRequiredEfficiency, from the
     // stages measured in this run (the supervisor takes it as it takes any baseline's time).
-    grader::Performance p = grader::versus("a pipeline at " + std::to_string(int(100 * kRequiredEfficiency + 0.5)) + " % overlap",
-                                           sanitizer ? best : required,
+    grader::Performance p = grader::versus(kPipelineBaseline, sanitizer ? best : required,
                                            2.0 * timed.arrays().bytes(), 0);
     p.clock = grader::Clock::wall;
     // Once the calls are timed, whatever the verdict: the efficiency this median gives and,
