@@ -23,8 +23,9 @@ built (its own files only; CPU, --jobs at a time) and tested (`meson test`, one 
 at a time per GPU), inside a bubblewrap sandbox: no network, nothing writable but its own
 build, no other student's work in sight. A compile error, a missing file or a policy
 finding fails that lesson only; a kernel file identical to the starter's is NOT ATTEMPTED;
-one that matches a kernel shipped with the course is flagged (copied from). Re-running skips the students
-already graded (unless --force, or their submission changed); --only re-grades one.
+one that matches a kernel shipped with the course is flagged (copied from). Re-running skips
+the students already graded (unless --force, or their submission changed); --only re-grades
+one.
 docs/class_grading.md is the full guide (what the sandbox does and does not isolate)."""
 import argparse
 import json
@@ -46,9 +47,9 @@ ROOT = TOOLS.parent
 def parser():
     p = argparse.ArgumentParser(prog="grade_class.py", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter,
-                                epilog="collect: `grade_class.py collect GRADES` merges GRADES/parts/* (the "
-                                       "tasks of --slurm) into GRADES and writes every output again; with "
-                                       "no parts it only writes the outputs again.")
+                                epilog="collect: `grade_class.py collect GRADES` merges GRADES/parts/* (the tasks of "
+                                       "--slurm) into GRADES\nand writes every output again; with no parts "
+                                       "it only writes the outputs again.")
     p.add_argument("submissions", metavar="SUBMISSIONS", help="the folder with one entry per student")
     p.add_argument("--out", metavar="GRADES", required=True, help="where the gradebook and reports go")
     g = p.add_argument_group("what to grade")
