@@ -12,11 +12,15 @@
 TEST_CASE("a thread alive across the check is seen; one joined before it is not") {
     grader::entering_student_code();
     CHECK(grader::left_running().empty());
-    {
+    // Many times over: a thread just joined is still listed in /proc/self/task for a moment,
+    // which a check right after the join must not count (outside_calls.cpp, kJoinedThreadGrace).
+    int seen = 0;
+    for (int i = 0; i < 200; ++i) {
         std::thread joined([] {});
         joined.join();
+        seen += !grader::left_running().empty();
     }
-    CHECK(grader::left_running().empty());
+    CHECK(seen == 0);
 
     std::atomic<bool> stop{false};
     std::thread left([&] {
