@@ -130,25 +130,26 @@ int list_exercises() {
     return 0;
 }
 
-int run_one(int argc, char** argv) {
+// Runs the exercises the supervisor named (GRADER_EXERCISE: one, or a comma-separated list),
+// with doctest's own output kept to failures.
+void run_named_exercises(int argc, char** argv) {
     doctest::Context context(argc, argv);
     context.setOption("test-case", settings().exercise.c_str());
     context.setOption("minimal", true);
     context.setOption("no-intro", true);
     context.setOption("no-version", true);
     context.run();
+}
+
+int run_one(int argc, char** argv) {
+    run_named_exercises(argc, argv);
     return g_exit_code;
 }
 
 // The yardstick program (built without the student's object): every exercise the supervisor
 // named, in order, with the student's side switched off; one sealed report of every figure.
 int run_yardsticks(int argc, char** argv) {
-    doctest::Context context(argc, argv);
-    context.setOption("test-case", settings().exercise.c_str());
-    context.setOption("minimal", true);
-    context.setOption("no-intro", true);
-    context.setOption("no-version", true);
-    context.run();
+    run_named_exercises(argc, argv);
     Report r;
     r.add("kind", "yardsticks").add("lesson", lesson().number);
     r.add("yardsticks", yardsticks_to_text(yardsticks_measured()));
