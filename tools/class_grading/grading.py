@@ -271,9 +271,13 @@ def build_phase(job, s):
             return
     box, binds = s.sandbox, [("rw", job.slot), ("ro", job.copy), ("ro", s.grader_build)]
     targets = course_mod.meson_info(job.build)[1]
-    wanted = {l.test for l in s.lessons}
+    # Each lesson's program and its student-free yardstick program (both of which `grade`
+    # builds: in the sandbox the build folder is read-only, so both must be built here), not
+    # those of a lesson with files missing, which has no program.
+    present = {t["name"] for t in targets if t["type"] == "executable"} & {l.test for l in s.lessons}
+    wanted = present | {name + "-yardsticks" for name in present}
     programs = [str(pathlib.Path(t["filename"][0]).relative_to(job.build)) for t in targets
-                if t["name"] in wanted and t["type"] == "executable"]  # not the lessons with files missing
+                if t["name"] in wanted and t["type"] == "executable"]
     if not programs:  # ninja without targets would build the default ones: the whole grader
         with open(job.log, "a") as f:
             f.write("# nothing to build: every lesson graded has files missing\n")
