@@ -52,8 +52,8 @@ struct StartedExercise;
 /// that); once they are measured, run() gives it the ceilings and the exercises (a job file,
 /// settings.hpp) and opens its gate, with no process of the student's left (the listing has
 /// ended and the ExerciseQueue is made only afterwards). Its figures are checked against
-/// their floors on the ceilings (judge_yardsticks). Destroyed unrun, it is killed. Under
-/// --sms it starts at run(): its green context, made before its gate, would be a context
+/// their floors on the ceilings (judge_yardsticks). Destroyed unrun, it is killed. With
+/// `--sms` it starts at run(): its green context, made before its gate, would be a context
 /// made ahead on a GPU whose mode may allow one (the program itself makes none ahead on a GPU
 /// in exclusive-process mode, exercise_process.cpp).
 class YardstickProgram {
