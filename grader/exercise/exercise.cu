@@ -117,9 +117,6 @@ RunSize apply_size(Call& call, SizeDraw draw) {
     return run;
 }
 
-// True in the student-free yardstick program (yardsticks.hpp): no student code is linked, so
-// nothing of the student's side may run (its functions resolve to address 0).
-bool yardstick_program() { return settings().yardstick_run(); }
 // True in an exercise's process the supervisor started, where every baseline and yardstick is
 // the supervisor's figure (but a teaching table's: the yardstick program skips those, and no
 // verdict rests on them). Under compute-sanitizer nothing is timed, and nothing given.
@@ -174,7 +171,7 @@ ExerciseRegistration::ExerciseRegistration(const char* name) { names_storage().p
 Rng Exercise::rng(const std::string& purpose) const { return rng_for(seed(), name_ + "/" + purpose); }
 
 void Exercise::run(const std::string& what, const std::function<void()>& launch) {
-    if (yardstick_program()) return;  // the student's side, switched off
+    if (yardstick_run()) return;  // the student's side, switched off
     entering_student_code();
     try {
         launch();
@@ -191,7 +188,7 @@ void Exercise::skip(const std::string& why) { throw Rejection(Reason::skipped, w
 
 void Exercise::teaching_only() {
     teaching_ = true;
-    if (yardstick_program()) skip("teaching table: no verdict rests on it, so the yardstick program leaves it out");
+    if (yardstick_run()) skip("teaching table: no verdict rests on it, so the yardstick program leaves it out");
     if (sanitizer_mode()) skip("teaching table: nothing is timed under compute-sanitizer");
 }
 
@@ -239,7 +236,7 @@ void Exercise::check_after(Call& call, const std::string& which, bool verify) {
 }
 
 void Exercise::check(Call& call) {
-    if (yardstick_program()) return;  // the student's side, switched off
+    if (yardstick_run()) return;  // the student's side, switched off
     prepare(call, false);
     run(call.context(), [&] {
         Range r(kStudentRange);
@@ -258,7 +255,7 @@ Baseline Exercise::baseline(const std::string& name, Work work, const std::funct
 Baseline Exercise::timed_baseline(const std::string& name, Work work, const std::function<void()>& launch, bool vendor,
                                   const TimingOptions& options, const RunHooks& hooks) {
     if (sanitizer_mode()) return {name, work, 0};
-    if (figures_given() && !teaching_) return recorded_baseline(name, work, given(name, work), vendor);
+    if (takes_given_figures()) return recorded_baseline(name, work, given(name, work), vendor);
     double ms = 0;
     try {
         ms = time_launch(launch, options, hooks).median_ms;
@@ -270,7 +267,7 @@ Baseline Exercise::timed_baseline(const std::string& name, Work work, const std:
 
 Baseline Exercise::recorded_baseline(const std::string& name, Work work, double ms, bool vendor) {
     const Baseline b{name, work, ms};
-    if (yardstick_program()) yardsticks_.push_back({name_, name, ms, work});
+    if (yardstick_run()) yardsticks_.push_back({name_, name, ms, work});
     const std::string key = vendor ? "vendor" : "shape";
     label(key, name);
     figure(key + "_figure", b.figure());
@@ -282,12 +279,14 @@ double Exercise::given(const std::string& name, const Work& work) {
     return given_figure(given_yardsticks(), name_, given_taken_++, name, work);
 }
 
-bool Exercise::times_baselines() const { return !sanitizer_mode() && !(figures_given() && !teaching_); }
+bool Exercise::takes_given_figures() const { return figures_given() && !teaching_; }
+
+bool Exercise::times_baselines() const { return !sanitizer_mode() && !takes_given_figures(); }
 
 double Exercise::yardstick(const std::string& name, const std::function<double()>& measure) {
-    if (figures_given() && !teaching_) return given(name, {});
+    if (takes_given_figures()) return given(name, {});
     const double v = measure();
-    if (yardstick_program()) yardsticks_.push_back({name_, name, v, {}});
+    if (yardstick_run()) yardsticks_.push_back({name_, name, v, {}});
     return v;
 }
 
@@ -295,7 +294,7 @@ Baseline Exercise::baseline(const std::string& name, Work work, Call& call, bool
     if (sanitizer_mode()) return {name, work, 0};
     if (!call.timed_inputs() || !call.timed_verifier())
         throw std::logic_error("grader bug: a baseline's call needs timed_inputs and timed_verify (call.hpp)");
-    if (figures_given() && !teaching_) return recorded_baseline(name, work, given(name, work), vendor);
+    if (takes_given_figures()) return recorded_baseline(name, work, given(name, work), vendor);
     int calls = 0;
     const RunHooks hooks = verified_runs(call, calls);
     try {
@@ -363,7 +362,7 @@ RunHooks Exercise::verified_runs(Call& call, int& calls) {
 }
 
 void Exercise::grade(Performance p, Call& call, const std::string& part) {
-    if (yardstick_program()) return;  // the student's side, switched off: the body goes on to its next baseline
+    if (yardstick_run()) return;  // the student's side, switched off: the body goes on to its next baseline
     if (sanitizer_mode()) {
         detail_ = "correct; speed not graded under compute-sanitizer";
         return;
@@ -543,7 +542,9 @@ Report Exercise::report() const {
     return r;
 }
 
-bool yardstick_run() { return yardstick_program(); }
+// No student code is linked there, so nothing of the student's side may run (its functions
+// resolve to address 0).
+bool yardstick_run() { return settings().yardstick_run(); }
 
 size_t timing_elements(size_t bytes_per_element) {
     if (sanitizer_mode()) return (size_t(1) << 16) + 3;

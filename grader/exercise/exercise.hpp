@@ -223,6 +223,8 @@ private:
     /// Both baseline()s: times `launch` with `hooks` around each run and records the figure.
     Baseline timed_baseline(const std::string& name, Work work, const std::function<void()>& launch, bool vendor,
                             const TimingOptions& options, const RunHooks& hooks);
+    /// True where baseline() and yardstick() take the supervisor's figures instead of timing.
+    bool takes_given_figures() const;
     /// The supervisor's figure for this exercise's next yardstick, which must be `name` on `work`.
     double given(const std::string& name, const Work& work);
     /// Records a baseline's figure for the results file and, in the yardstick program, as a yardstick.

@@ -275,28 +275,31 @@ struct StartedExercise {
 
 namespace {
 
-// Starts an exercise's process. `ahead`: it makes its CUDA context, closes its end of `made`
-// and waits at its gate (exercise_process.cpp); otherwise it runs at once.
+// Starts `argv` as `p`'s process with `vars`. `ahead`: with the two pipes of a process started
+// ahead of its turn (head_start.hpp): it makes its CUDA context, closes its end of `made` and
+// waits at its gate; otherwise it runs at once. An exercise's process and the yardstick
+// program start this one way.
+void start_process(StartedExercise& p, const std::vector<std::string>& argv, std::vector<std::string> vars, bool ahead) {
+    std::vector<int> keep;
+    if (ahead) {
+        p.gate = std::make_unique<Pipe>();
+        p.made = std::make_unique<Pipe>();
+        keep = {p.gate->read, p.made->write};
+        vars.push_back(std::string(env::gate) + "=" + std::to_string(p.gate->read));
+        vars.push_back(std::string(env::made) + "=" + std::to_string(p.made->write));
+    }
+    p.child = start(argv, vars, keep);
+    if (ahead) p.gate->close_read(), p.made->close_write();  // the child holds the only ends left
+}
+
+// Starts an exercise's process (start_process).
 std::unique_ptr<StartedExercise> start_exercise(const ChildSettings& s, const std::string& exercise, bool ahead) {
     auto p = std::make_unique<StartedExercise>();
     p->exercise = exercise;
     p->dir.write_key(p->key);
     std::vector<std::string> argv = s.sanitizer.empty() ? std::vector<std::string>{} : sanitizer_command(s, p->dir.path("sanitizer.log"));
     argv.push_back(s.program);
-    std::vector<std::string> vars = child_env(s, p->dir, "run", exercise);
-    std::vector<int> keep;
-    const auto pass = [&](const char* name, int fd) {
-        keep.push_back(fd);
-        vars.push_back(std::string(name) + "=" + std::to_string(fd));
-    };
-    if (ahead) {
-        p->gate = std::make_unique<Pipe>();
-        p->made = std::make_unique<Pipe>();
-        pass(env::gate, p->gate->read);
-        pass(env::made, p->made->write);
-    }
-    p->child = start(argv, vars, keep);
-    if (ahead) p->gate->close_read(), p->made->close_write();  // the child holds the only ends left
+    start_process(*p, argv, child_env(s, p->dir, "run", exercise), ahead);
     return p;
 }
 
@@ -464,13 +467,7 @@ void YardstickProgram::start(const ChildSettings& s) {
                               [](const std::string& v) { return v.rfind(std::string(env::key_file) + "=", 0) == 0; }),
                vars.end());
     vars.push_back(std::string(env::job) + "=" + p_->dir.path("job"));
-    p_->gate = std::make_unique<Pipe>();
-    p_->made = std::make_unique<Pipe>();
-    std::vector<int> keep = {p_->gate->read, p_->made->write};
-    vars.push_back(std::string(env::gate) + "=" + std::to_string(p_->gate->read));
-    vars.push_back(std::string(env::made) + "=" + std::to_string(p_->made->write));
-    p_->child = grader::start({s.yardstick_program}, vars, keep);
-    p_->gate->close_read(), p_->made->close_write();  // the child holds the only ends left
+    start_process(*p_, {s.yardstick_program}, vars, true);
 }
 
 YardstickProgram::~YardstickProgram() = default;

@@ -100,6 +100,18 @@ def target_paths(build):
     return {t["name"]: pathlib.Path(t["filename"][0]) for t in meson_info(build)[1] if t.get("filename")}
 
 
+def grade_targets(build, test):
+    """The targets `grade` builds before it runs lesson `test`: those its arguments file
+    (build/TEST.args, written by meson.build) names with --target= and --yardsticks=."""
+    args = pathlib.Path(build) / (test + ".args")
+    names = []
+    for line in args.read_text().splitlines():
+        for option in ("--target=", "--yardsticks="):
+            if line.startswith(option):
+                names.append(line[len(option):])
+    return names
+
+
 def build_grader(build, lessons, jobs, log):
     """Builds, in the grader build, what the submissions' builds link or run for `lessons`:
     the supervisor and those lessons' sealed objects (a submission's build leaves out a

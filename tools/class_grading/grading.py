@@ -271,11 +271,11 @@ def build_phase(job, s):
             return
     box, binds = s.sandbox, [("rw", job.slot), ("ro", job.copy), ("ro", s.grader_build)]
     targets = course_mod.meson_info(job.build)[1]
-    # Each lesson's program and its student-free yardstick program (both of which `grade`
-    # builds: in the sandbox the build folder is read-only, so both must be built here), not
-    # those of a lesson with files missing, which has no program.
-    present = {t["name"] for t in targets if t["type"] == "executable"} & {l.test for l in s.lessons}
-    wanted = present | {name + "-yardsticks" for name in present}
+    # What `grade` builds for each lesson, as its arguments file names it (--target, and the
+    # student-free --yardsticks program): in the sandbox the build folder is read-only, so it
+    # is all built here. A lesson with files missing has no program, and is not built.
+    present = {t["name"] for t in targets if t["type"] == "executable"}
+    wanted = {name for l in s.lessons if l.test in present for name in course_mod.grade_targets(job.build, l.test)}
     programs = [str(pathlib.Path(t["filename"][0]).relative_to(job.build)) for t in targets
                 if t["name"] in wanted and t["type"] == "executable"]
     if not programs:  # ninja without targets would build the default ones: the whole grader
