@@ -472,9 +472,20 @@ def wall_times(runs):
     return {lesson: [run["ref_tests"].get(lesson, {}).get("duration") for run in runs] for lesson in lessons_of(runs)}
 
 
-def lesson_findings(runs, lesson):
-    """Problems of a lesson as a whole, as (repetition, text): results that are missing or not
-    graded, known-bad variants not rejected as they must be, known-good variants that do not pass."""
+def emulated_slow(good, dram_rich):
+    """True when a known-good variant failed only for speed on the large data of a memory-bound
+    line, in a partition richer in DRAM per SM than any real GPU (dram_rich_partition): there a
+    correct kernel with fewer bytes in flight per SM than the grader's falls behind the copy
+    ceiling as it would on no real GPU (docs/thresholds.md, "Other GPU shapes"). A grade in the
+    L2 (the bank conflicts themselves) and every other verdict stay problems."""
+    return bool(dram_rich) and good["status"] == "FAIL [slow]" and "GB/s" in good["message"] \
+        and not good["message"].startswith("in the L2")
+
+
+def lesson_findings(runs, lesson, dram_rich=None):
+    """Problems of a lesson as a whole, as (repetition, text, allowed): results that are missing or
+    not graded, known-bad variants not rejected as they must be, known-good variants that do not
+    pass (allowed: a note, not a problem, where emulated_slow says so)."""
     findings = []
     for i, run in enumerate(runs):
         doc = run["ref"]["docs"].get(lesson)
@@ -482,21 +493,26 @@ def lesson_findings(runs, lesson):
         if doc is None and lesson not in run["ref"]["invalid"]:  # an invalid file is reported as such
             why = "SKIP — no usable GPU" if test.get("returncode") == 77 else \
                 f"the references produced no results (Meson: {test.get('result', 'not run')})"
-            findings.append((i, f"{lesson}: {why}"))
+            findings.append((i, f"{lesson}: {why}", False))
         elif doc is not None and doc.get("status") != "graded":
-            findings.append((i, f"{lesson}: references {doc.get('status')}: {shorten(doc.get('status_message', ''))}"))
+            findings.append((i, f"{lesson}: references {doc.get('status')}: {shorten(doc.get('status_message', ''))}", False))
         sta = run["sta"]["docs"].get(lesson)
         if sta is not None and sta.get("status") != "graded":
-            findings.append((i, f"{lesson}: starters {sta.get('status')}: {shorten(sta.get('status_message', ''))}"))
+            findings.append((i, f"{lesson}: starters {sta.get('status')}: {shorten(sta.get('status_message', ''))}", False))
         for name, b in known_bad(run, lesson).items():
             if b["result"] != "OK":
-                findings.append((i, f"{name}: known-bad variant not rejected as expected ({b['result']}, exit {b['returncode']})"))
+                findings.append((i, f"{name}: known-bad variant not rejected as expected ({b['result']}, exit {b['returncode']})",
+                                 False))
         for name, g in known_good(run, lesson).items():
             if g["status"] != "OK":
                 meson = f"Meson {g['result']}, exit {g['returncode']}"
                 came = meson if g["status"] in (g["result"], f"Meson {g['result']}") else f"{g['status']}; {meson}"
                 why = f" {shorten(g['message'], 120)}" if g["message"] else ""
-                findings.append((i, f"{name}: known-good variant does not pass ({came}){why}"))
+                if emulated_slow(g, dram_rich):
+                    findings.append((i, f"{name}: known-good variant {g['status']} (allowed: emulation, {dram_rich:.0f} GB/s "
+                                        f"of DRAM per SM, more than any real GPU's {RICHEST_DRAM_PER_SM}){why}", True))
+                else:
+                    findings.append((i, f"{name}: known-good variant does not pass ({came}){why}", False))
     return findings
 
 
@@ -535,10 +551,12 @@ def evaluate(runs, memcheck=None, margin=MARGIN, mechanism=()):
         problems.append("no lesson test ran (the build root's selftest.log says why)")
     for run in runs:  # files this script cannot read: their tests are otherwise left out
         problems += [*run["ref"]["invalid"].values(), *run["sta"]["invalid"].values()]
-    for lesson in lessons:
-        problems += grouped(lesson_findings(runs, lesson), n)
-    rows = compute_rows(runs)
     dram_rich = dram_rich_partition(runs)
+    for lesson in lessons:
+        found = lesson_findings(runs, lesson, dram_rich)
+        problems += grouped([(i, text) for i, text, allowed in found if not allowed], n)
+        notes += grouped([(i, text) for i, text, allowed in found if allowed], n)
+    rows = compute_rows(runs)
     for row in rows:
         p, k = check_row(row, margin, mechanism, dram_rich)
         problems += p

@@ -104,6 +104,11 @@ class Scenario(unittest.TestCase):
                      {"lesson01": "FAIL"})
         return gps.load_run(ref_dir, sta_dir)
 
+    def partition(self, sms):
+        """The results file's "gpu" of an H200 confined to `sms` of its 132 SMs (--sms)."""
+        return {"name": "NVIDIA H200", "arch": "sm_90", "sms": sms, "sms_total": 132, "l2_bytes": 62914560,
+                "memory_bytes": 1 << 37}
+
     def row(self, report, prefix):
         """The report's row of exercise `prefix` ("01.1")."""
         return next(r for r in report["rows"] if r["number"] == prefix)
@@ -131,11 +136,6 @@ class Margins(Scenario):
                                         [exercise("01.1 mapping", "FAIL", "slow", figure=500, threshold=1000)])])
         self.assertEqual(report["problems"], ["01.1 mapping: reference only 1.05 x its threshold (need >= 1.10)"])
         self.assertIn("PROBLEMS:", gps.render_markdown(report))
-
-    def partition(self, sms):
-        """The results file's "gpu" of an H200 confined to `sms` of its 132 SMs (--sms)."""
-        return {"name": "NVIDIA H200", "arch": "sm_90", "sms": sms, "sms_total": 132, "l2_bytes": 62914560,
-                "memory_bytes": 1 << 37}
 
     def test_thin_memory_bound_margin_in_a_dram_rich_partition_is_a_note(self):
         ref = [exercise("01.1 mapping", figure=1050, threshold=1000)]
@@ -305,6 +305,32 @@ class KnownGood(Scenario):
         self.assertIn("| tiles32:FAIL [slow] ", text)
         self.assertIn("| swizzled:ok ", text)
         self.assertIn("PROBLEMS:", text)
+
+    def slow_good(self, message):
+        """A known-good results file whose one exercise failed for speed with `message`."""
+        doc = good_doc("tiles32", verdict="FAIL", reason="slow")
+        doc["exercises"][0]["message"] = message
+        return doc
+
+    def test_slow_known_good_on_large_data_in_a_dram_rich_partition_is_a_note(self):
+        slow = "too slow: 256 GB/s, needs >= 544 (35 % of copy 1553 GB/s); median of 3 runs"
+        report = gps.evaluate([self.rep(1, self.REF, self.STA, good=[(self.slow_good(slow), "FAIL")],
+                                        gpu=self.partition(16))])  # 4814 / 16 = 301 GB/s of DRAM per SM
+        self.assertEqual(report["problems"], [])
+        self.assertEqual(report["notes"], ["lesson01-good-tiles32: known-good variant FAIL [slow] (allowed: emulation, "
+                                           "301 GB/s of DRAM per SM, more than any real GPU's 54) " + slow])
+
+    def test_slow_known_good_stays_a_problem_in_the_l2_or_on_a_real_shape(self):
+        in_l2 = "in the L2: 216 GB/s, needs >= 286 (130 % of the grader's 64 × 64 blocks transposed in place)"
+        report = gps.evaluate([self.rep(1, self.REF, self.STA, good=[(self.slow_good(in_l2), "FAIL")],
+                                        gpu=self.partition(16))])
+        self.assertEqual(len(report["problems"]), 1)
+        self.assertIn("known-good variant does not pass", report["problems"][0])
+        slow = "too slow: 256 GB/s, needs >= 544 (35 % of copy 1553 GB/s)"
+        report = gps.evaluate([self.rep(2, self.REF, self.STA, good=[(self.slow_good(slow), "FAIL")],
+                                        gpu=self.partition(100))])  # 48 GB/s per SM: a real GPU's shape
+        self.assertEqual(len(report["problems"]), 1)
+        self.assertIn("known-good variant does not pass", report["problems"][0])
 
     def test_a_test_that_fails_with_a_passing_verdict_is_a_problem(self):
         report = gps.evaluate([self.rep(1, self.REF, self.STA, good=[(good_doc("tiles32"), "FAIL")])])
