@@ -321,7 +321,7 @@ class KnownGood(Scenario):
                                            "301 GB/s of DRAM per SM, more than any real GPU's 54) " + slow])
 
     def test_slow_known_good_stays_a_problem_in_the_l2_or_on_a_real_shape(self):
-        in_l2 = "in the L2: 216 GB/s, needs >= 286 (130 % of the grader's 64 × 64 blocks transposed in place)"
+        in_l2 = "too slow, in the L2: 216 GB/s, needs >= 286 (130 % of the grader's 64 × 64 blocks transposed in place)"
         report = gps.evaluate([self.rep(1, self.REF, self.STA, good=[(self.slow_good(in_l2), "FAIL")],
                                         gpu=self.partition(16))])
         self.assertEqual(len(report["problems"]), 1)
