@@ -157,6 +157,37 @@ class Margins(Scenario):
         report = gps.evaluate([self.rep(1, ref, sta, gpu=self.partition(16))])
         self.assertEqual(report["problems"], ["01.1 mapping: reference only 1.05 x its threshold (need >= 1.10)"])
 
+    def roofline_exercise(self, flops_per_byte, figure, threshold, verdict="PASS", reason="none"):
+        """A convolution-like exercise graded on 16 SMs against its roofline's FMA side (16 SMs of
+        an H200: copy 1552 GB/s, FMA peak 7250 GFLOP/s) with `flops_per_byte` FLOP per byte moved."""
+        e = exercise("01.1 mapping", verdict, reason, figure=figure, threshold=threshold, unit="GFLOP/s")
+        e["figures"].update(bytes=1e9, flops=flops_per_byte * 1e9)
+        e["labels"]["ceiling"] = "FP32 FMA peak 7250 GFLOP/s"
+        return e
+
+    def test_thin_margin_on_a_roofline_held_to_its_fma_side_by_the_partition_is_a_note(self):
+        # 10 FLOP per byte: FMA-bound at 1552 GB/s of copy, memory-bound at the 279 GB/s that
+        # 54 GB/s of DRAM per SM would give 16 SMs (16 × 54 / 4814 of the copy).
+        ref = [self.roofline_exercise(10, 1050, 1000)]
+        sta = [self.roofline_exercise(10, 500, 1000, "FAIL", "slow")]
+        ceilings = {"copy_gbs": 1552, "dram_gbs": 4814, "fma_gflops": 7250}
+        report = gps.evaluate([self.rep(1, ref, sta, gpu=self.partition(16), ceilings=ceilings)])
+        self.assertEqual(report["problems"], [])
+        self.assertEqual(report["notes"], ["01.1 mapping: reference only 1.05 x its threshold (below 1.10; allowed: "
+                                           "emulation, 301 GB/s of DRAM per SM, more than any real GPU's 54)"])
+
+    def test_thin_margin_on_a_roofline_compute_bound_at_any_balance_stays_a_problem(self):
+        # 100 FLOP per byte: FMA-bound even at the richest real balance (N-body's kind of work).
+        ref = [self.roofline_exercise(100, 1050, 1000)]
+        sta = [self.roofline_exercise(100, 500, 1000, "FAIL", "slow")]
+        ceilings = {"copy_gbs": 1552, "dram_gbs": 4814, "fma_gflops": 7250}
+        report = gps.evaluate([self.rep(1, ref, sta, gpu=self.partition(16), ceilings=ceilings)])
+        self.assertEqual(report["problems"], ["01.1 mapping: reference only 1.05 x its threshold (need >= 1.10)"])
+        # The same exercise on the whole GPU: no partition, no allowance.
+        whole = [self.roofline_exercise(10, 1050, 1000)]
+        report = gps.evaluate([self.rep(2, whole, sta, ceilings=ceilings)])
+        self.assertEqual(len(report["problems"]), 1)
+
     def test_a_failing_reference_stays_a_problem_in_any_partition(self):
         ref = [exercise("01.1 mapping", "FAIL", "slow", figure=950, threshold=1000)]
         sta = [exercise("01.1 mapping", "FAIL", "slow", figure=500, threshold=1000)]
