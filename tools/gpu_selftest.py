@@ -264,7 +264,7 @@ def good_status(result, doc, invalid=None):
 def known_good(run, lesson):
     """{known-good test of the lesson: {"result", "returncode", "exercise", "status", "message"}}
     in one run: result and returncode are Meson's, status good_status's ("OK": it passed as it
-    must), message and unit (GB/s, GFLOP/s or None) the first failing exercise's."""
+    must), message and memory_bound (memory_bound_on_real_gpus) the first failing exercise's."""
     out = {}
     for name in variant_tests(run, lesson, "good"):
         t = run["ref_tests"].get(name, {})
@@ -274,7 +274,7 @@ def known_good(run, lesson):
         out[name] = {"result": result, "returncode": t.get("returncode"), "exercise": bad_exercise(doc),
                      "status": good_status(result, doc, run["ref"]["invalid"].get(name)),
                      "message": (failing or {}).get("message") or "",
-                     "unit": ((failing or {}).get("labels") or {}).get("unit")}
+                     "memory_bound": memory_bound_on_real_gpus(failing, doc)}
     return out
 
 
@@ -289,25 +289,27 @@ def lessons_of(runs):
     return sorted(names)
 
 
-def fma_side_by_partition(e, doc):
-    """True when an exercise graded against its roofline was held to the roofline's FMA side only
-    because the run was confined to part of the GPU (--sms), which keeps all of its DRAM: with
-    its copy ceiling scaled down to RICHEST_DRAM_PER_SM of DRAM per SM, the memory side would
-    bind, as it does on the whole GPU and on any real GPU of that many SMs. Lesson 04's
-    convolutions on 16 of an H100's SMs (2026-12-06) were graded in GFLOP/s against 3.5–7 %
-    of those SMs' FMA peak, where every real GPU grades them in GB/s against its copy."""
-    if e is None or not isinstance(doc, dict):
+def memory_bound_on_real_gpus(e, doc):
+    """True when an exercise of a results document is graded on memory-bound work, or would be on
+    every real GPU of the run's shape: its figure is in GB/s, or its roofline was held to the
+    FMA side only because the run was confined to part of the GPU (--sms), which keeps all of its
+    DRAM, so that with the copy ceiling scaled down to RICHEST_DRAM_PER_SM of DRAM per SM the
+    memory side would bind. Lesson 04's convolutions on 16 of an H100's SMs (2026-12-06) were
+    graded in GFLOP/s against 3.5–7 % of those SMs' FMA peak, where every real GPU grades them
+    in GB/s against its copy."""
+    if e is None:
         return False
     labels, figures = e.get("labels") or {}, e.get("figures") or {}
+    if labels.get("unit") == "GB/s":
+        return True
     if not str(labels.get("ceiling") or "").startswith("FP32 FMA peak"):  # performance.cpp's label of that side
         return False
-    gpu, ceilings = doc.get("gpu") or {}, doc.get("ceilings") or {}
-    sms, total = number(gpu.get("sms")), number(gpu.get("sms_total"))
-    copy, dram, fma = (number(ceilings.get(k)) for k in ("copy_gbs", "dram_gbs", "fma_gflops"))
+    per_sm, ceilings = partition_dram_per_sm(doc), (doc or {}).get("ceilings") or {}
+    copy, fma = number(ceilings.get("copy_gbs")), number(ceilings.get("fma_gflops"))
     moved, flops = number(figures.get("bytes")), number(figures.get("flops"))
-    if not (sms and total and sms < total and copy and dram and fma and moved and flops):
+    if not (per_sm and copy and fma and moved and flops):
         return False
-    real_copy = copy * min(1.0, RICHEST_DRAM_PER_SM * sms / dram)
+    real_copy = copy * min(1.0, RICHEST_DRAM_PER_SM / per_sm)
     return moved / real_copy >= flops / fma
 
 
@@ -317,11 +319,9 @@ def rep_cells(run, lesson, name):
     ref_doc = run["ref"]["docs"].get(lesson)
     ref_entry = find_exercise(ref_doc, name)
     ref = outcome(ref_entry)
-    if ref is not None:
-        ref["fma_side_by_partition"] = fma_side_by_partition(ref_entry, ref_doc)
     sta = outcome(find_exercise(run["sta"]["docs"].get(lesson), name))
     r = ref or {}
-    return {"ref": ref, "starter": sta,
+    return {"ref": ref, "starter": sta, "ref_memory_bound": memory_bound_on_real_gpus(ref_entry, ref_doc),
             "ref_thr": ratio(r.get("figure"), r.get("threshold")),
             "thr_starter": starter_ratio(ref, sta),
             "pct_ceiling": percent(r.get("fraction_of_ceiling")),
@@ -422,8 +422,8 @@ def check_row(row, margin=MARGIN, mechanism=(), dram_rich=None):
     unchanged starter whatever its speed: there a starter that fails for being slow within the
     margin is a note, not a problem (the starter must still fail). dram_rich: the DRAM GB/s per
     SM of a partition richer than any real GPU (dram_rich_partition), where a passing
-    reference's thin margin on memory-bound work (GB/s, or held to its roofline's FMA side by
-    the partition alone: fma_side_by_partition) is a note (the reference must pass)."""
+    reference's thin margin on memory-bound work (memory_bound_on_real_gpus) is a note (the
+    reference must pass)."""
     ex, reps = row["exercise"], row["reps"]
     n = len(reps)
     problems, notes = [], []
@@ -436,7 +436,7 @@ def check_row(row, margin=MARGIN, mechanism=(), dram_rich=None):
         if ref is None or ref["verdict"] != "PASS":
             problems.append((i, f"{ex}: reference {verdict_text(ref)} {shorten((ref or {}).get('message', ''))}".rstrip()))
         elif r["ref_thr"] is not None and r["ref_thr"] < margin:  # a failing reference is reported above
-            if dram_rich and (row["unit"] == "GB/s" or ref.get("fma_side_by_partition")):
+            if dram_rich and r["ref_memory_bound"]:
                 notes.append((i, f"{ex}: reference only {r['ref_thr']:.2f} x its threshold (below {margin:.2f}; "
                                  f"{emulation_allowance(dram_rich)})"))
             else:
@@ -512,7 +512,7 @@ def emulated_slow(good, dram_rich):
     L2 (the bank conflicts themselves) and every other verdict stay problems."""
     # Exercise::grade says "too slow: …" for an exercise's main grade (its large data) and "too
     # slow, PART: …" for a named one (02.2's "in the L2").
-    return bool(dram_rich) and good["status"] == "FAIL [slow]" and good["unit"] == "GB/s" \
+    return bool(dram_rich) and good["status"] == "FAIL [slow]" and good["memory_bound"] \
         and good["message"].startswith("too slow: ")
 
 
@@ -559,17 +559,24 @@ def memcheck_findings(memcheck, lessons):
             if memcheck["tests"].get(lesson, {}).get("result") != "OK"]
 
 
+def partition_dram_per_sm(doc):
+    """The theoretical DRAM GB/s per SM of a results document's run when it ran on part of the
+    GPU (--sms); else None."""
+    gpu, ceilings = (doc or {}).get("gpu"), (doc or {}).get("ceilings")
+    if not isinstance(gpu, dict) or not isinstance(ceilings, dict):
+        return None
+    sms, total, dram = number(gpu.get("sms")), number(gpu.get("sms_total")), number(ceilings.get("dram_gbs"))
+    return dram / sms if sms and total and dram and sms < total else None
+
+
 def dram_rich_partition(runs):
-    """The theoretical DRAM GB/s per SM of the references' runs when they ran on part of the
-    GPU (--sms) and that exceeds RICHEST_DRAM_PER_SM; else None."""
+    """The DRAM GB/s per SM of the references' runs (partition_dram_per_sm) where it exceeds
+    RICHEST_DRAM_PER_SM; else None."""
     for run in runs:
         for d in run["ref"]["docs"].values():
-            gpu, ceilings = d.get("gpu"), d.get("ceilings")
-            if not isinstance(gpu, dict) or not isinstance(ceilings, dict):
-                continue
-            sms, total, dram = number(gpu.get("sms")), number(gpu.get("sms_total")), number(ceilings.get("dram_gbs"))
-            if sms and total and dram and sms < total and dram / sms > RICHEST_DRAM_PER_SM:
-                return dram / sms
+            per_sm = partition_dram_per_sm(d)
+            if per_sm and per_sm > RICHEST_DRAM_PER_SM:
+                return per_sm
     return None
 
 
