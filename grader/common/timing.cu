@@ -58,6 +58,7 @@ void flush_l2() {
 }
 
 Timing time_launch(const std::function<void()>& launch, const TimingOptions& options, const RunHooks& hooks) {
+    if (bracket().timing) bracket().timing();
     cudaEvent_t start, stop;
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));

@@ -68,6 +68,9 @@ struct RunHooks {
 struct LaunchBracket {
     void (*entering)() = nullptr;                    ///< after the device is idle, just before the launch
     void (*left)(const std::string& run) = nullptr;  ///< once the device is idle after it ("timed run 3")
+    /// Before the first run of every timing: blocks while another process still makes its
+    /// CUDA context (exercise/gate.hpp, wait_until_contexts_are_made).
+    void (*timing)() = nullptr;
 };
 void set_launch_bracket(const LaunchBracket& bracket);
 

@@ -19,6 +19,7 @@
 #include "grader/common/sm_limit.cuh"
 #include "grader/common/timing.cuh"
 #include "grader/exercise/exercise.hpp"
+#include "grader/exercise/gate.hpp"
 #include "grader/exercise/head_start.hpp"
 #include "grader/exercise/outside_calls.hpp"
 
@@ -92,7 +93,7 @@ __attribute__((constructor(103))) void wait_for_the_supervisor() {
     }
     cudaFree(nullptr);  // made already at the gate, if there was one; an error shows again later
     cudaGetLastError();
-    set_launch_bracket({entering_student_code, expect_nothing_left_running});  // every timed run (timing.cuh)
+    set_launch_bracket({entering_student_code, expect_nothing_left_running, wait_until_contexts_are_made});  // timing.cuh
     entering_student_code();
 }
 

@@ -7,8 +7,11 @@
 /// (settings.hpp, env::gate and env::made). The process makes its CUDA context, closes
 /// `made` and waits at `gate` for one byte, all from a start-up constructor
 /// (exercise_process.cpp) that runs before any code of the submission; after the byte it
-/// runs its exercise. The supervisor opens the first gate once every `made` has closed, so
-/// no exercise shares the GPU with the making of a context.
+/// runs its exercise. The supervisor opens the first gate at once, and closes it (its end of
+/// file) once every `made` has closed: that process allocates, draws its inputs and checks
+/// the submission meanwhile, and times nothing before the end of file
+/// (wait_until_contexts_are_made, gate.hpp, which every timing calls first), so no timing
+/// shares the GPU with the making of a context. Every other gate opens and closes at once.
 #pragma once
 
 namespace grader {

@@ -10,6 +10,7 @@
 
 #include "grader/common/cuda_check.cuh"
 #include "grader/common/json.hpp"
+#include "grader/exercise/gate.hpp"
 #include "grader/exercise/outside_calls.hpp"
 
 namespace grader {
@@ -94,6 +95,7 @@ double TeachingTable::row(const std::string& label, const std::string& key, Work
     for (int k = 0; k < settings; ++k) {
         auto go = [&] { launch(k); };
         if (correct) o_.before_check();
+        wait_until_contexts_are_made();  // the first run may be the cell's timing (below)
         const auto start = std::chrono::steady_clock::now();
         if (student) ex_.run(label + (o_.sweep.empty() ? "" : ", " + o_.sweep[k]), go);  // ends synchronized
         else if (correct) {  // the run `correct` judges

@@ -402,6 +402,7 @@ ExerciseQueue::ExerciseQueue(const ChildSettings& s, std::vector<std::string> ex
     const size_t budget = device_free_bytes() / kWaitingShare;
     if (budget >= names_.size() * kContextBoundBytes) {
         for (const std::string& name : names_) started_.push_back(start_exercise(s_, name, true));
+        all_ahead_ = true;
         return;
     }
     // Little memory: one process first, to learn what a context takes here; then as many more
@@ -430,10 +431,15 @@ ExerciseResult ExerciseQueue::run_next() {
         std::unique_ptr<StartedExercise> alone = start_exercise(s_, names_[i], false);
         return finish_exercise(s_, *alone);
     }
-    // No exercise runs until every process has made its context: making one is work on the
-    // GPU, which no timed run may share. 10 s at most: a process that takes longer is late
-    // for a reason of its own, which its exercise will show.
-    if (i == 0) wait_until_contexts_are_made(started_, 10);
+    // No exercise times anything until every process has made its context: making one is
+    // work on the GPU, which no timed run may share. 10 s at most: a process that takes longer
+    // is late for a reason of its own, which its exercise will show. Where every process
+    // started ahead (memory is plentiful), the first one's gate opens at once and closes once
+    // the contexts are made: meanwhile it makes its own, allocates, draws its inputs and runs
+    // its checks, and its first timing waits for the gate's end of file (head_start.hpp).
+    // Where memory is short it waits, so that it sizes its checks with every context made.
+    const bool early = i == 0 && all_ahead_;
+    if (i == 0 && !early) wait_until_contexts_are_made(started_, 10);
     if (!started_[i]) {  // memory was short (the constructor): this one starts now, and runs at once
         std::unique_ptr<StartedExercise> alone = start_exercise(s_, names_[i], false);
         return finish_exercise(s_, *alone);
@@ -443,6 +449,7 @@ ExerciseResult ExerciseQueue::run_next() {
     if (write(running->gate->write, &go, 1) != 1) {
         // Gone already (EPIPE: SIGPIPE is ignored); finish_exercise reads how it ended.
     }
+    if (early) wait_until_contexts_are_made(started_, 10);  // the others' (its own was made before its gate)
     running->gate->close_write();
     return finish_exercise(s_, *running);
 }

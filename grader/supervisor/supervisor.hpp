@@ -93,7 +93,9 @@ std::string sanitizer_program(const ChildSettings& s);
 /// makes its context, closes a pipe, and waits at a gate — a pipe it reads one byte from, in
 /// a start-up constructor that runs before any code of the submission (exercise_process.cpp)
 /// — until the one before it has ended. Making a context is work on the GPU too: the first
-/// exercise runs once every process has made its own, so no exercise shares the GPU with it.
+/// exercise times nothing until every process has made its own, so no timing shares the GPU
+/// with it (its gate opens at once and closes once they are made: head_start.hpp; where
+/// memory is short, it opens only then).
 /// Under a sanitizer, and on a GPU in exclusive-process mode (ChildSettings::head_start),
 /// each process starts at its turn and runs alone. Where free memory is short, the waiting
 /// processes hold at most an eighth of it: one process is started first to measure what a
@@ -113,6 +115,7 @@ private:
     std::vector<std::string> names_;
     size_t next_index_ = 0;
     bool ahead_;
+    bool all_ahead_ = false;  // every process started ahead: the first one's gate opens at once (run_next)
     std::vector<std::unique_ptr<StartedExercise>> started_;  // ahead_: every process, waiting at its gate
 };
 
