@@ -19,7 +19,7 @@ size_t band_span(size_t max, double share) {
 size_t SizeDraw::pick(size_t max, size_t span, size_t step) {
     if (step == 0 || span > max) throw std::invalid_argument("SizeDraw::pick: a band reaching below 0, or a step of 0");
     const uint64_t dimension = picks_++;
-    if (nominal_) return max;
+    if (nominal_ || run_ == 0) return max;  // the first run: the largest (timed_sizes.hpp, SizeDraw)
     const uint64_t choices = span / step + 1;  // r = 0 … span / step
     uint64_t low = 1;                          // the stratified residues: a power of two ≤ choices
     while (low * 2 <= choices && low < (uint64_t(1) << kStratifiedBits)) low *= 2;
