@@ -48,6 +48,14 @@ inline constexpr const char* gate = "GRADER_GATE";    ///< read one byte from it
 inline constexpr const char* made = "GRADER_MADE";    ///< close it once the CUDA context is made
 }  // namespace env
 
+/// The byte the supervisor writes to open a gate (env::gate): run the exercise; or run it,
+/// and time nothing until the gate's end of file (the first exercise, while the other
+/// processes make their contexts: exercise/gate.hpp).
+namespace gate_byte {
+inline constexpr char run = 1;
+inline constexpr char run_then_wait = 2;
+}  // namespace gate_byte
+
 /// What a process was started with. Read-only after the start-up constructor.
 struct Settings {
     std::string threshold_scale, results_dir, sanitizer, sanitizer_path, timeout, seed, ceilings;

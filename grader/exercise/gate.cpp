@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "grader/exercise/gate.hpp"
 
-#include <poll.h>
 #include <unistd.h>
 
 #include <cerrno>
+
+#include "grader/common/settings.hpp"
 
 namespace grader {
 
@@ -21,10 +22,8 @@ bool pass_gate(int gate_fd) {
     do n = read(gate_fd, &go, 1);
     while (n < 0 && errno == EINTR);
     // The first exercise's gate closes once every other context is made: it stays open until
-    // that process's first timing. Any other gate has closed with its byte.
-    pollfd closed{gate_fd, POLLIN, 0};
-    const bool first = n == 1 && !(poll(&closed, 1, 0) == 1 && (closed.revents & POLLHUP));
-    if (first) open_gate() = gate_fd;
+    // that process's first timing. Any other gate is closed here, before the submission runs.
+    if (n == 1 && go == gate_byte::run_then_wait) open_gate() = gate_fd;
     else close(gate_fd);
     return n == 1;
 }

@@ -7,8 +7,8 @@
 namespace grader {
 
 /// wait_at_gate's second half, on the gate's descriptor: blocks for the byte, keeps the
-/// descriptor for wait_until_contexts_are_made where the gate is still open after it (the first
-/// exercise), and closes it otherwise. Returns whether the byte came.
+/// descriptor for wait_until_contexts_are_made where the byte is gate_byte::run_then_wait (the
+/// first exercise: settings.hpp), and closes it otherwise. Returns whether a byte came.
 bool pass_gate(int gate_fd);
 
 /// Blocks until the supervisor has closed this process's gate (head_start's end of file): no

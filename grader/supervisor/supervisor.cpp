@@ -445,7 +445,7 @@ ExerciseResult ExerciseQueue::run_next() {
         return finish_exercise(s_, *alone);
     }
     std::unique_ptr<StartedExercise> running = std::move(started_[i]);
-    const char go = 1;
+    const char go = early ? gate_byte::run_then_wait : gate_byte::run;
     if (write(running->gate->write, &go, 1) != 1) {
         // Gone already (EPIPE: SIGPIPE is ignored); finish_exercise reads how it ended.
     }
@@ -502,7 +502,7 @@ YardstickRun YardstickProgram::run(const ChildSettings& s, const std::vector<std
         if (fd >= 0) close(fd);
         if (!y.error.empty()) return y;
     }
-    const char go = 1;
+    const char go = gate_byte::run;
     if (write(p_->gate->write, &go, 1) != 1) {
         // Gone already (EPIPE: SIGPIPE is ignored); its exit says how it ended.
     }

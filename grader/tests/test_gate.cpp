@@ -7,6 +7,7 @@
 #include <chrono>
 #include <thread>
 
+#include "grader/common/settings.hpp"
 #include "grader/exercise/gate.hpp"
 
 namespace {
@@ -20,7 +21,7 @@ struct GatePipe {
         REQUIRE(pipe(fd) == 0);
         read = fd[0], write = fd[1];
     }
-    void open_gate() const { REQUIRE(::write(write, "\1", 1) == 1); }
+    void open_gate(char byte = grader::gate_byte::run) const { REQUIRE(::write(write, &byte, 1) == 1); }
     void close_write() {
         if (write >= 0) close(write), write = -1;
     }
@@ -38,6 +39,13 @@ TEST_CASE("a gate opened and closed at once lets the exercise run and time at on
     grader::wait_until_contexts_are_made();  // returns at once: nothing kept
 }
 
+TEST_CASE("a gate whose byte says run is closed at once, even before the supervisor closes its end") {
+    GatePipe g;
+    g.open_gate(grader::gate_byte::run);
+    CHECK(grader::pass_gate(g.read));
+    CHECK_FALSE(is_open(g.read));
+}
+
 TEST_CASE("a gate closed without its byte runs nothing") {
     GatePipe g;
     g.close_write();
@@ -47,7 +55,7 @@ TEST_CASE("a gate closed without its byte runs nothing") {
 
 TEST_CASE("the first exercise runs at once, and its first timing waits for the gate's end of file") {
     GatePipe g;
-    g.open_gate();
+    g.open_gate(grader::gate_byte::run_then_wait);
     CHECK(grader::pass_gate(g.read));
     CHECK(is_open(g.read));  // kept until the end of file
     std::atomic<bool> returned{false};
