@@ -559,4 +559,19 @@ size_t timing_elements(size_t bytes_per_element) {
     return (bytes / bytes_per_element) | 1;
 }
 
+bool largest_check_fits(size_t need, const std::string& what) {
+    if (sanitizer_mode() || yardstick_run()) return false;
+    size_t free_b = 0, total_b = 0;
+    CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    if (need <= free_b) return true;
+    std::printf("      %s not checked: it needs %.1f GiB of GPU memory; %.1f GiB are free\n", what.c_str(), need / 1073741824.0,
+                free_b / 1073741824.0);
+    return false;
+}
+
+std::string past_int32_cause() {
+    return "past 2^31 bytes; every smaller size was right, so the likely cause is a byte offset, index or count held in "
+           "an int, which turns negative past 2^31 - 1: compute it in size_t";
+}
+
 }  // namespace grader

@@ -257,6 +257,22 @@ bool yardstick_run();
 /// and 256 MiB, at most a quarter of free memory; small under compute-sanitizer.
 size_t timing_elements(size_t bytes_per_element);
 
+/// 2^31 bytes: the first byte offset an int cannot hold. A buffer of floats reaches it at
+/// 2^29 elements, far above any timed size (16 × the L2), so the lessons whose contracts
+/// allow larger buffers check one size past it (largest_check_fits).
+inline constexpr size_t kInt32Bytes = size_t(1) << 31;
+
+/// Whether a check of a size the timed ones never reach may run: true when `need` bytes of
+/// GPU memory (everything the check allocates, with room to spare) are free. Otherwise it
+/// prints the line that says `what` ("n = 2^30", "a 23173 × 23173 matrix, 2 GiB a buffer")
+/// is not checked, and why, and returns false. Also false, silently, under compute-sanitizer
+/// (every buffer exact, and slow) and in the yardstick program (nothing of the student's runs).
+bool largest_check_fits(size_t need, const std::string& what);
+
+/// What a failure past kInt32Bytes most likely means, for the check's context: every smaller
+/// size passed, so an offset, index or count held in 32 bits.
+std::string past_int32_cause();
+
 }  // namespace grader
 
 #define GRADER_CAT2(a, b) a##b

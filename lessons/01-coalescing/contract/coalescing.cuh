@@ -19,8 +19,9 @@
 /// c = a + b for rows × cols matrices stored row-major (element (r, c) at r * cols + c),
 /// rows ≥ 0 and cols ≥ 0 (a matrix may be empty: then nothing is launched), rows · cols
 /// < 2^31. Either dimension may exceed 65535 (checked: 65537 × 3 and 3 × 65537), so a grid
-/// dimension that counts rows or columns must fit gridDim.y's limit some other way; the
-/// top of the element range is not checked (it would need 8 GiB per matrix).
+/// dimension that counts rows or columns must fit gridDim.y's limit some other way. Checked
+/// past 2^31 bytes a matrix (23173 × 23173), where the GPU has the memory (8.5 GiB): a byte
+/// offset in an int goes wrong there; the top of the element range (8 GiB a matrix) is not.
 /// Graded: result within one float rounding; bandwidth (12 bytes per element).
 void add_matrices(const float* a, const float* b, float* c, int rows, int cols);
 
@@ -37,7 +38,8 @@ struct ParticleArrays {
 };
 
 /// Exercise 01.2 — one drift step on a structure of arrays: for every i < n (0 ≤ n < 2^31;
-/// checked up to the timed size, not at the top of the range),
+/// checked up to the timed size and at 2^29 + 4099, past 2^31 bytes an array, where the GPU
+/// has the memory (22.5 GiB), not at the top of the range),
 /// x[i] += vx[i] × dt (and y, z). Graded: result within two float roundings; bandwidth
 /// (36 bytes per particle: 6 floats read, 3 written) against the copy ceiling.
 void drift_soa(ParticleArrays particles, size_t n, float dt);

@@ -140,6 +140,68 @@ grader::Expected drift_entry(const std::vector<float>& pos, const std::vector<fl
     return {i, e, 0x1p-23 * (std::fabs(double(pos[i])) + std::fabs(step))};
 }
 
+// A drift checked on the GPU against reference_drift: drift_entry's bound, plus the rounding
+// of the grader's own float result.
+constexpr grader::Tolerance kDriftTolerance{0, 0x1.8p-23};
+
+// Past 2^31 bytes a buffer (grader::kInt32Bytes), where a byte offset held in an int turns
+// negative and no timed size reaches: checked once per exercise, after a passing speed grade
+// (a failing one has ended the exercise), made and verified on the device, where the GPU
+// has the memory (grader::largest_check_fits). A square of odd sides, a multiple of no block,
+// tile or vector width: 536 987 929 floats, the last 117 017 of them past 2^31 bytes.
+constexpr int kPastInt32Side = 23173;
+static_assert(size_t(kPastInt32Side) * kPastInt32Side * sizeof(float) > grader::kInt32Bytes);
+// 01.2: 2^29 + 4099 particles, odd, the last 4099 past 2^31 bytes in each of the six arrays.
+constexpr size_t kPastInt32Particles = (grader::kInt32Bytes / sizeof(float)) + 4099;
+// What the allocator rounds and the checks' own buffers may take besides the listed ones.
+constexpr size_t kLargestSpare = size_t(512) << 20;
+
+void check_add_past_int32(grader::Exercise& ex) {
+    const int side = kPastInt32Side;
+    const size_t n = size_t(side) * side;
+    const std::string size = std::to_string(side) + " × " + std::to_string(side) + ", 2 GiB a matrix";
+    if (!grader::largest_check_fits(4 * n * sizeof(float) + kLargestSpare, "add_matrices at " + size)) return;
+    const std::string ctx = "add_matrices, " + size + " (" + grader::past_int32_cause() + ")";
+    auto rng = ex.rng("past 2^31 bytes");
+    grader::DeviceBuffer<float> a(n, "a"), b(n, "b"), c(n, "c"), expected(n, "the grader's sum");
+    grader::fill_on_device(a.data(), n, rng.next(), grader::Dist::uniform);
+    grader::fill_on_device(b.data(), n, rng.next(), grader::Dist::uniform);
+    grader::Call call(ctx, [&] { add_matrices(a.data(), b.data(), c.data(), side, side); });
+    call.input(a, "a").input(b, "b").output(c, "c").verify([&] {
+        reference_add<<<grid_for(n), 256>>>(a.data(), b.data(), expected.data(), n);
+        ex.expect_on_device(c.data(), expected.data(), n, {0, 0x1p-24}, ctx);
+    });
+    ex.check(call);
+}
+
+void check_drift_past_int32(grader::Exercise& ex, float dt) {
+    const size_t n = kPastInt32Particles;
+    const char* axis[] = {"x", "y", "z"};
+    const std::string size = "n = 2^29 + 4099, 2 GiB an array";
+    // The six arrays, the grader's copies of the three it writes, and its drift and bound of one axis.
+    if (!grader::largest_check_fits(11 * n * sizeof(float) + kLargestSpare, "drift_soa at " + size)) return;
+    auto rng = ex.rng("past 2^31 bytes");
+    std::vector<grader::DeviceBuffer<float>> d;
+    d.reserve(6);
+    for (int k = 0; k < 6; ++k) {
+        d.emplace_back(n, k < 3 ? "position" : "velocity");
+        grader::fill_on_device(d[k].data(), n, rng.next(), grader::Dist::uniform);
+    }
+    grader::DeviceBuffer<float> expected(n, "the grader's positions"), scale(n, "magnitudes");
+    const std::string ctx = "drift_soa, " + size + " (" + grader::past_int32_cause() + ")";
+    grader::Call call(ctx, [&] {
+        drift_soa(ParticleArrays{d[0].data(), d[1].data(), d[2].data(), d[3].data(), d[4].data(), d[5].data()}, n, dt);
+    });
+    for (int a = 0; a < 3; ++a) call.in_out(d[a], axis[a]).input(d[a + 3], std::string("v") + axis[a]);
+    call.verify([&] {
+        for (int a = 0; a < 3; ++a) {
+            reference_drift<<<grid_for(n), 256>>>(call.initial(d[a]), d[a + 3].data(), dt, expected.data(), scale.data(), n);
+            ex.expect_on_device(d[a].data(), expected.data(), n, kDriftTolerance, ctx + ", " + axis[a], scale.data());
+        }
+    });
+    ex.check(call);
+}
+
 }  // namespace
 
 GRADER_EXERCISE("01.0 coalescing on this GPU") {
@@ -244,6 +306,7 @@ GRADER_EXERCISE("01.1 matrix mapping") {
                       "independent loads issued before their first use, and launch enough blocks to fill every SM "
                       "(theory: \"Bytes in flight\")"});
     ex.grade(grader::memory_bound(work.bytes), call);
+    check_add_past_int32(ex);
 }
 
 GRADER_EXERCISE("01.2 AoS vs SoA") {
@@ -280,9 +343,7 @@ GRADER_EXERCISE("01.2 AoS vs SoA") {
                                ctx + ", " + axis[a]);
         });
         if (!timed) return ex.check(call);
-        // Timed calls: six fresh arrays each, checked against the grader's drift on the GPU;
-        // the bound is drift_entry's, plus the rounding of the grader's own float result.
-        const grader::Tolerance drift_tolerance{0, 0x1.8p-23};
+        // Timed calls: six fresh arrays each, checked against the grader's drift on the GPU.
         std::vector<grader::DeviceBuffer<float>> expected, scale;
         for (int a = 0; a < 3; ++a) expected.emplace_back(n, "the grader's positions"), scale.emplace_back(n, "magnitudes");
         call.timed_size([&, n](grader::SizeDraw& draw) {
@@ -297,7 +358,7 @@ GRADER_EXERCISE("01.2 AoS vs SoA") {
             for (int a = 0; a < 3; ++a) {
                 reference_drift<<<grid_for(used), 256>>>(call.initial(d[a]), d[a + 3].data(), step, expected[a].data(),
                                                          scale[a].data(), used);
-                ex.expect_on_device(d[a].data(), expected[a].data(), used, drift_tolerance, ctx + ", " + axis[a],
+                ex.expect_on_device(d[a].data(), expected[a].data(), used, kDriftTolerance, ctx + ", " + axis[a],
                                     scale[a].data());
             }
         });
@@ -335,7 +396,7 @@ GRADER_EXERCISE("01.2 AoS vs SoA") {
                     aos_positions<<<grid_for(n), 256>>>(aos.data(), a, got.data(), n);
                     CUDA_CHECK(cudaGetLastError());
                     const grader::Comparison c =
-                        grader::compare_on_device(got.data(), expected[a].data(), n, drift_tolerance, scale[a].data());
+                        grader::compare_on_device(got.data(), expected[a].data(), n, kDriftTolerance, scale[a].data());
                     if (!c.ok())
                         throw std::runtime_error("the array of 48-byte structures drifted differently from the grader's "
                                                  "reference, " + std::string(axis[a]) + ": " + c.describe() +
@@ -357,4 +418,5 @@ GRADER_EXERCISE("01.2 AoS vs SoA") {
     }
     const size_t n = grader::timing_elements(9 * sizeof(float));
     check_drift(n, grader::Dist::uniform, "drift_soa, timed, n up to " + std::to_string(n), true, rng);
+    check_drift_past_int32(ex, dt);
 }

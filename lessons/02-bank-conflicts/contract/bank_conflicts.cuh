@@ -14,8 +14,9 @@
 /// Sizes: 0 ≤ rows ≤ kTransposeMaxSide and 0 ≤ cols ≤ kTransposeMaxSide, and rows · cols
 /// < 2^31 elements. An empty matrix (rows or cols 0) launches nothing: a launch with an
 /// empty grid is an error. The grader checks each side at 0, 1, 65537 (past the 65535
-/// blocks gridDim.y allows) and kTransposeMaxSide, the other side small; rows · cols is
-/// not checked at its top (2^31 floats are 8 GiB).
+/// blocks gridDim.y allows) and kTransposeMaxSide, the other side small, and a square past
+/// 2^31 bytes a buffer (23173 × 23173 floats, 16411 × 16411 doubles), where the GPU has the
+/// memory (6.5 GiB); rows · cols is not checked at its top (2^31 floats are 8 GiB).
 /// Host threads: a launcher may start threads, and must join them before it returns; a thread
 /// or process of the submission still running after a call fails the exercise as
 /// FAIL [outside] (docs/trust_model.md, "Nothing of the submission runs outside its calls").

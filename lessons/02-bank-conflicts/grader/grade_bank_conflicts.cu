@@ -164,6 +164,20 @@ template <class T>
 void launch_naive(const T* in, T* out, int rows, int cols) {
     naive_transpose<<<dim3((cols + 31) / 32, (rows + 31) / 32), dim3(32, 8)>>>(in, out, rows, cols);
 }
+// A transpose moves values without arithmetic: every comparison of one is exact.
+constexpr grader::Tolerance kExact{};
+// `out`, the rows × cols matrix `in` transposed, checked on the GPU against the grader's naive
+// transpose (the 02.0 table's first row), which it writes to `expected`.
+template <class T>
+void expect_transposed(grader::Exercise& ex, const T* in, const T* out, T* expected, int rows, int cols,
+                       const std::string& context) {
+    launch_naive<T>(in, expected, rows, cols);
+    CUDA_CHECK(cudaGetLastError());
+    ex.expect_on_device(out, expected, size_t(rows) * size_t(cols), kExact, context, static_cast<const T*>(nullptr),
+                        [rows](size_t i) {  // out(c, r) = in(r, c)
+                            return "out(" + std::to_string(i / size_t(rows)) + ", " + std::to_string(i % size_t(rows)) + ")";
+                        });
+}
 template <class T, bool kBlockTranspose = false>
 void launch_tile_copy(const T* in, T* out, int rows, int cols) {
     const dim3 grid((cols + kCopyTile - 1) / kCopyTile, (rows + kCopyTile - 1) / kCopyTile);
@@ -384,14 +398,8 @@ struct TimedTranspose {
           call(what + " " + shape_text(s.rows, s.cols), [this, transpose] { transpose(in.data(), out.data(), rows, cols); }) {
         call.input(in, "in").output(out, "out");
         call.timed_inputs([this](uint64_t key) { grader::fill_on_device(in.data(), n, key, grader::Dist::uniform); });
-        call.timed_verify([this, &ex] {
-            launch_naive<T>(in.data(), expected.data(), rows, cols);
-            CUDA_CHECK(cudaGetLastError());
-            ex.expect_on_device(out.data(), expected.data(), n, grader::Tolerance{}, call.context(),
-                                static_cast<const T*>(nullptr), [this](size_t i) {  // out(c, r) = in(r, c)
-                                    return "out(" + std::to_string(i / size_t(rows)) + ", " + std::to_string(i % size_t(rows)) + ")";
-                                });
-        });
+        call.timed_verify(
+            [this, &ex] { expect_transposed<T>(ex, in.data(), out.data(), expected.data(), rows, cols, call.context()); });
     }
     // Every element read once and written once, of the nominal shape (a timed call's time is
     // scaled to it: grader/common/timed_sizes.hpp).
@@ -444,14 +452,13 @@ grader::Baseline tile_baseline(grader::Exercise& ex, TimedTranspose<T>& m, const
         grader::DeviceBuffer<T> in(host, "in"), out(host.size(), "out");
         launch_tile_copy<T, kBlockTranspose>(in.data(), out.data(), s.rows, s.cols);
         CUDA_CHECK(cudaGetLastError());
-        ex.expect_close(out.download(), kBlockTranspose ? blocks_transposed(host, s.rows, s.cols) : host, grader::Tolerance{},
-                        bug);
+        ex.expect_close(out.download(), kBlockTranspose ? blocks_transposed(host, s.rows, s.cols) : host, kExact, bug);
     }
     if (!kBlockTranspose && ex.times_baselines()) {
         grader::fill_on_device(m.in.data(), m.n, ex.rng("tile copy").next(), grader::Dist::uniform);
         launch_tile_copy<T>(m.in.data(), m.out.data(), m.rows, m.cols);
         CUDA_CHECK(cudaGetLastError());
-        ex.expect_on_device(m.out.data(), m.in.data(), m.n, grader::Tolerance{}, bug);
+        ex.expect_on_device(m.out.data(), m.in.data(), m.n, kExact, bug);
     }
     return ex.baseline(name, m.work(), [&] { launch_tile_copy<T, kBlockTranspose>(m.in.data(), m.out.data(), m.rows, m.cols); },
                        false, options);
@@ -491,6 +498,35 @@ void grade_in_l2(grader::Exercise& ex, const char* name, Transpose<T> transpose,
     ex.grade(p, m.call, "in the L2");
 }
 
+// Past 2^31 bytes a buffer (grader::kInt32Bytes), where a byte offset held in an int turns
+// negative and no timed size reaches: checked once per exercise, after a passing speed grade
+// (a failing one has ended the exercise), made and verified on the device, where the GPU has
+// the memory (grader::largest_check_fits). Squares of odd sides, a multiple of no tile or
+// block width, well inside kTransposeMaxSide and gridDim.y's 65535 blocks of the naive
+// reference: 536 987 929 floats (117 017 past 2^29), 269 320 921 doubles (885 465 past 2^28).
+template <class T>
+constexpr int kPastInt32Side = sizeof(T) == 4 ? 23173 : 16411;
+static_assert(size_t(kPastInt32Side<float>) * kPastInt32Side<float> * sizeof(float) > grader::kInt32Bytes);
+static_assert(size_t(kPastInt32Side<double>) * kPastInt32Side<double> * sizeof(double) > grader::kInt32Bytes);
+// What the allocator rounds and the check's own buffers may take besides the listed ones.
+constexpr size_t kLargestSpare = size_t(512) << 20;
+
+template <class T>
+void check_past_int32(grader::Exercise& ex, const char* name, Transpose<T> transpose) {
+    const int side = kPastInt32Side<T>;
+    const size_t n = size_t(side) * side;
+    const std::string size = shape_text(side, side) + ", 2 GiB a matrix";
+    // in, out and the grader's transpose
+    if (!grader::largest_check_fits(3 * n * sizeof(T) + kLargestSpare, std::string(name) + " at " + size)) return;
+    const std::string ctx = std::string(name) + ", " + size + " (" + grader::past_int32_cause() + ")";
+    grader::DeviceBuffer<T> in(n, "in"), out(n, "out"), expected(n, "the grader's transpose");
+    grader::fill_on_device(in.data(), n, ex.rng("past 2^31 bytes").next(), grader::Dist::uniform);
+    grader::Call call(ctx, [&] { transpose(in.data(), out.data(), side, side); });
+    call.input(in, "in").output(out, "out").verify(
+        [&] { expect_transposed<T>(ex, in.data(), out.data(), expected.data(), side, side, ctx); });
+    ex.check(call);
+}
+
 // Checks one transpose launcher on every shape (exact results, three input distributions)
 // and grades it on the timing matrix: against the lower of the copy ceiling and a share of
 // the grader's copy through a tile on the same matrix (thresholds.txt); cuBLAS's transpose
@@ -518,36 +554,40 @@ void check_and_grade(grader::Exercise& ex, const char* name, Transpose<T> transp
         grader::Call call(ctx, [&] { transpose(in.data(), out.data(), s.rows, s.cols); });
         call.input(in, "in").output(out, "out").verify([&] {
             if (n == 0) return;  // an empty matrix: nothing to compare (its guards were checked)
-            ex.expect_close(out.download(), transposed(host, s.rows, s.cols), grader::Tolerance{}, ctx);  // exact
+            ex.expect_close(out.download(), transposed(host, s.rows, s.cols), kExact, ctx);
         });
         ex.check(call);
     }
     if (in_l2 && !grader::sanitizer_mode()) grade_in_l2(ex, name, transpose, unpadded_in_l2);
-    // Not on the matrix in the L2 above: that grade compares the bank conflicts of two tiles on
-    // one matrix, and a tail bug of any size shows here.
-    TimedTranspose<T> m(ex, std::string(name) + ", timing matrix (a shape drawn for every timed call) of up to", transpose,
-                        timing_shape(grader::timing_elements(2 * sizeof(T)), timing_cols));
-    m.vary(kRowBand, sizeof(T) == 4 ? kFloatColBand : kDoubleColBand);
-    const grader::Work work = m.work();
-    // The vendor figure runs on the same buffers, each timed run prepared and verified as the
-    // student's are (Exercise::baseline).
-    grader::Cublas blas;
-    const char* vendor = sizeof(T) == 4 ? "cuBLAS geam (transpose)" : "cuBLAS geam (double transpose)";
-    grader::Call vendor_call = m.call.with_launch(vendor, [&] { cublas_transpose(blas, m.in.data(), m.out.data(), m.rows, m.cols); });
-    ex.baseline(vendor, work, vendor_call);
-    // The second line of thresholds.txt: a tile yardstick timed on the same matrix, with the
-    // conflicts of the step's technique (02.1: blocks transposed in place through an unpadded
-    // tile) or without (02.2, 02.3: the copy through a tile). Where the SMs, not the DRAM,
-    // bound a tiled transpose (a GPU with much DRAM bandwidth per SM, or a partition of one
-    // under --sms), a fraction of the copy ceiling would ask more than the technique gives;
-    // the lower of the two lines applies. A conflict-free yardstick does not follow an
-    // unpadded tile there: the two are 0.44 apart on the whole H200 and 0.20 apart on 16 of
-    // its SMs (2026-12-03).
-    const grader::Baseline own = with_conflicts ? tile_baseline<T, true>(ex, m, "") : tile_baseline<T, false>(ex, m, "");
-    if (slow_like.launch)
-        ex.diagnose_slow({slow_like.label, [&] { slow_like.launch(m.in.data(), m.out.data(), m.rows, m.cols); },
-                          slow_like.if_like, slow_like.otherwise});
-    ex.grade(grader::lower_of(grader::memory_bound(work.bytes), grader::versus(own)), m.call);
+    {  // the timing matrix and cuBLAS's workspace are freed before the check past 2^31 bytes
+        // Not on the matrix in the L2 above: that grade compares the bank conflicts of two tiles on
+        // one matrix, and a tail bug of any size shows here.
+        TimedTranspose<T> m(ex, std::string(name) + ", timing matrix (a shape drawn for every timed call) of up to",
+                            transpose, timing_shape(grader::timing_elements(2 * sizeof(T)), timing_cols));
+        m.vary(kRowBand, sizeof(T) == 4 ? kFloatColBand : kDoubleColBand);
+        const grader::Work work = m.work();
+        // The vendor figure runs on the same buffers, each timed run prepared and verified as the
+        // student's are (Exercise::baseline).
+        grader::Cublas blas;
+        const char* vendor = sizeof(T) == 4 ? "cuBLAS geam (transpose)" : "cuBLAS geam (double transpose)";
+        grader::Call vendor_call =
+            m.call.with_launch(vendor, [&] { cublas_transpose(blas, m.in.data(), m.out.data(), m.rows, m.cols); });
+        ex.baseline(vendor, work, vendor_call);
+        // The second line of thresholds.txt: a tile yardstick timed on the same matrix, with the
+        // conflicts of the step's technique (02.1: blocks transposed in place through an unpadded
+        // tile) or without (02.2, 02.3: the copy through a tile). Where the SMs, not the DRAM,
+        // bound a tiled transpose (a GPU with much DRAM bandwidth per SM, or a partition of one
+        // under --sms), a fraction of the copy ceiling would ask more than the technique gives;
+        // the lower of the two lines applies. A conflict-free yardstick does not follow an
+        // unpadded tile there: the two are 0.44 apart on the whole H200 and 0.20 apart on 16 of
+        // its SMs (2026-12-03).
+        const grader::Baseline own = with_conflicts ? tile_baseline<T, true>(ex, m, "") : tile_baseline<T, false>(ex, m, "");
+        if (slow_like.launch)
+            ex.diagnose_slow({slow_like.label, [&] { slow_like.launch(m.in.data(), m.out.data(), m.rows, m.cols); },
+                              slow_like.if_like, slow_like.otherwise});
+        ex.grade(grader::lower_of(grader::memory_bound(work.bytes), grader::versus(own)), m.call);
+    }
+    check_past_int32<T>(ex, name, transpose);
 }
 
 }  // namespace

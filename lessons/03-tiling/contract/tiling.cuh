@@ -17,8 +17,9 @@
 /// Sizes: 0 ≤ M ≤ kSgemmMaxMN, 0 ≤ N ≤ kSgemmMaxMN, 0 ≤ K ≤ kSgemmMaxK, and M · K, K · N
 /// and M · N each < 2^31 elements. M = 0 or N = 0: C is empty and nothing is launched (a
 /// launch with an empty grid is an error). K = 0: every element of C is 0. The grader
-/// checks each of M, N and K at 0, 1 and the top of its range, the other sides small; the
-/// products are not checked at their top (2^31 floats are 8 GiB).
+/// checks each of M, N and K at 0, 1 and the top of its range, the other sides small, and
+/// M × N × K = 23173 × 23173 × 37, C past 2^31 bytes, where the GPU has the memory
+/// (6.5 GiB); the products are not checked at their top (2^31 floats are 8 GiB).
 /// Host threads: a launcher may start threads, and must join them before it returns; a thread
 /// or process of the submission still running after a call fails the exercise as
 /// FAIL [outside] (docs/trust_model.md, "Nothing of the submission runs outside its calls").

@@ -3,8 +3,9 @@
 // in tiling.cuh against a float64 host reference (every element, on small and medium
 // shapes and at the ends of the contract's ranges), then grades its speed as a fraction of
 // cuBLAS SGEMM timed on the same product in the same run; every timed call gets fresh
-// inputs and is verified in full, on the GPU, against cuBLAS on the same inputs. The
-// teaching exercise 03.0 prints every stage's GFLOP/s next to cuBLAS and the FP32 FMA peak.
+// inputs and is verified in full, on the GPU, against cuBLAS on the same inputs, and so is
+// one product past 2^31 bytes of C, after a passing grade. The teaching exercise 03.0
+// prints every stage's GFLOP/s next to cuBLAS and the FP32 FMA peak.
 #include <cublas_v2.h>
 #include <doctest/doctest.h>
 
@@ -204,6 +205,32 @@ void cublas_gemm(const grader::Cublas& blas, const float* A, const float* B, flo
 }
 //! [cublas_row_major]
 
+// The grader's result on the device, that C is checked against in full: cuBLAS's C on the
+// same inputs, and |A|·|B| (each element's magnitude, timed_tolerance) from |A| and |B|.
+// Every timed call is verified with it, and the product past 2^31 bytes.
+struct CublasReference {
+    grader::DeviceBuffer<float> expected, magnitude, abs_a, abs_b;
+
+    // Room for every product up to `d`.
+    explicit CublasReference(Dims d)
+        : expected(size_t(d.M) * d.N, "cuBLAS's C"), magnitude(size_t(d.M) * d.N, "|A|·|B|"),
+          abs_a(size_t(d.M) * d.K, "|A|"), abs_b(size_t(d.K) * d.N, "|B|") {}
+
+    // FAIL (wrong) unless C, the product `d` of A and B, is within timed_tolerance of cuBLAS's.
+    void expect(grader::Exercise& ex, const grader::Cublas& blas, const float* a, const float* b, const float* c, Dims d,
+                bool bt, const std::string& context) {
+        const size_t na = size_t(d.M) * d.K, nb = size_t(d.K) * d.N;
+        const unsigned grid = unsigned(std::min<size_t>((na + nb + 255) / 256, size_t(grader::gpu().sms) * 16));
+        absolute_values<<<grid, 256>>>(a, abs_a.data(), na, b, abs_b.data(), nb);
+        CUDA_CHECK(cudaGetLastError());
+        cublas_gemm(blas, a, b, expected.data(), d, bt);
+        cublas_gemm(blas, abs_a.data(), abs_b.data(), magnitude.data(), d, bt);
+        const size_t nc = size_t(d.M) * d.N;
+        ex.expect_on_device(c, expected.data(), nc, {0, timed_tolerance(d.K)}, context, magnitude.data(),
+                            [&](size_t i) { return element_name(i, d); });
+    }
+};
+
 // Times cuBLAS on the timed product (into `c`, the grader's) after checking a sample of its
 // result against the host, so that a slip in the column-major call can pass neither for a
 // fast ceiling nor for the result timed calls are verified against. The check runs where
@@ -228,11 +255,8 @@ grader::Baseline time_cublas(grader::Exercise& ex, const grader::Cublas& blas, c
 
 using Launcher = void (*)(const float*, const float*, float*, int, int, int);
 
-// Checks one launcher on every shape (three input distributions) and grades it on the
-// timed product, against cuBLAS on the same product. `slow_like`, when given, is the
-// grader's copy of the starter's kernel, timed only when the student's is too slow.
-void check_and_grade(grader::Exercise& ex, const char* name, Launcher gemm, bool bt, const char* vendor,
-                     Launcher slow_like = nullptr, const char* if_like = "", const char* otherwise = "") {
+// Checks one launcher on every shape (three input distributions).
+void check_shapes(grader::Exercise& ex, const char* name, Launcher gemm, bool bt) {
     auto rng = ex.rng("inputs");
     const grader::Dist dists[] = {grader::Dist::uniform, grader::Dist::zeros, grader::Dist::mixed};
     std::vector<Dims> shapes(std::begin(kShapes), grader::sanitizer_mode() ? kShapes + kSanitizerShapes : std::end(kShapes));
@@ -251,22 +275,27 @@ void check_and_grade(grader::Exercise& ex, const char* name, Launcher gemm, bool
         });
         ex.check(call);
     }
+}
 
+// Grades one launcher on the timed product, against cuBLAS on the same product.
+// `slow_like`, when given, is the grader's copy of the starter's kernel, timed only when the
+// student's is too slow.
+void grade_speed(grader::Exercise& ex, const char* name, Launcher gemm, bool bt, const char* vendor, Launcher slow_like,
+                 const char* if_like, const char* otherwise) {
     const Dims nominal = timing_dims();
     Dims t = nominal;  // the product of the call in progress
     const auto na = [&] { return size_t(t.M) * t.K; };
     const auto nb = [&] { return size_t(t.K) * t.N; };
     const auto nc = [&] { return size_t(t.M) * t.N; };
     grader::DeviceBuffer<float> a(na(), "A"), b(nb(), "B"), c(nc(), "C");
-    // The grader's: cuBLAS's C on the same inputs, the magnitudes |A|·|B|, and |A| and |B|.
-    grader::DeviceBuffer<float> expected(nc(), "cuBLAS's C"), magnitude(nc(), "|A|·|B|"), abs_a(na(), "|A|"), abs_b(nb(), "|B|");
+    CublasReference reference(nominal);
     const auto fill = [&](uint64_t key) {
         grader::fill_on_device(a.data(), na(), key, grader::Dist::uniform);
         grader::fill_on_device(b.data(), nb(), grader::rekey(key, 1), grader::Dist::uniform);
     };
     fill(grader::fresh_key());  // for the baseline and its check
     grader::Cublas blas;
-    const grader::Baseline vendor_ms = time_cublas(ex, blas, a, b, expected, nominal, bt, vendor);
+    const grader::Baseline vendor_ms = time_cublas(ex, blas, a, b, reference.expected, nominal, bt, vendor);
     grader::Call call(std::string(name) + ", timed product (sides drawn for every timed call) of up to " + dims_text(nominal),
                       [&] { gemm(a.data(), b.data(), c.data(), t.M, t.N, t.K); });
     call.input(a, "A").input(b, "B").output(c, "C").timed_inputs(fill);
@@ -281,19 +310,53 @@ void check_and_grade(grader::Exercise& ex, const char* name, Launcher gemm, bool
     });
     // Every timed call, in full: two cuBLAS products (C, and |A|·|B| for each element's bound)
     // and one pass over A and B, about twice cuBLAS's time per call.
-    call.timed_verify([&] {
-        const unsigned grid = unsigned(std::min<size_t>((na() + nb() + 255) / 256, size_t(grader::gpu().sms) * 16));
-        absolute_values<<<grid, 256>>>(a.data(), abs_a.data(), na(), b.data(), abs_b.data(), nb());
-        CUDA_CHECK(cudaGetLastError());
-        cublas_gemm(blas, a.data(), b.data(), expected.data(), t, bt);
-        cublas_gemm(blas, abs_a.data(), abs_b.data(), magnitude.data(), t, bt);
-        ex.expect_on_device(c.data(), expected.data(), nc(), {0, timed_tolerance(t.K)}, call.context(), magnitude.data(),
-                            [&](size_t i) { return element_name(i, t); });
-    });
+    call.timed_verify([&] { reference.expect(ex, blas, a.data(), b.data(), c.data(), t, bt, call.context()); });
     if (slow_like)
         ex.diagnose_slow({"the speed of the starter's kernel", [&] { slow_like(a.data(), b.data(), c.data(), t.M, t.N, t.K); },
                           if_like, otherwise});
     ex.grade(grader::versus(vendor_ms), call);
+}
+
+// Past 2^31 bytes C (grader::kInt32Bytes), where a byte offset held in an int turns negative
+// and no timed product reaches (C is 66 MB there): checked once per exercise, after a
+// passing speed grade (a failing one has ended the exercise), made and verified on the
+// device, against cuBLAS, where the GPU has the memory (grader::largest_check_fits). C is a
+// square of odd sides, a multiple of no tile or vector width: 536 987 929 floats, the last
+// 117 017 of them past 2^31 bytes. The work grows with K, so K is small, yet more than one
+// tile of 32 deep with a partial last one; A and B stay at 3.4 MB each.
+constexpr Dims kPastInt32{23173, 23173, 37};
+static_assert(size_t(kPastInt32.M) * kPastInt32.N * sizeof(float) > grader::kInt32Bytes);
+// What the allocator rounds and cuBLAS's workspace may take besides the listed buffers.
+constexpr size_t kLargestSpare = size_t(512) << 20;
+
+void check_past_int32(grader::Exercise& ex, const char* name, Launcher gemm, bool bt) {
+    const Dims d = kPastInt32;
+    const size_t na = size_t(d.M) * d.K, nb = size_t(d.K) * d.N, nc = size_t(d.M) * d.N;
+    const std::string size = dims_text(d) + ", 2 GiB C";
+    // A, B and C, and the reference's C, |A|·|B|, |A| and |B|.
+    const size_t need = (2 * (na + nb) + 3 * nc) * sizeof(float) + kLargestSpare;
+    if (!grader::largest_check_fits(need, std::string(name) + " at " + size)) return;
+    const std::string ctx = std::string(name) + ", " + size + " (" + grader::past_int32_cause() + ")";
+    auto rng = ex.rng("past 2^31 bytes");
+    grader::DeviceBuffer<float> a(na, "A"), b(nb, "B"), c(nc, "C");
+    grader::fill_on_device(a.data(), na, rng.next(), grader::Dist::uniform);
+    grader::fill_on_device(b.data(), nb, rng.next(), grader::Dist::uniform);
+    CublasReference reference(d);
+    grader::Cublas blas;
+    grader::Call call(ctx, [&] { gemm(a.data(), b.data(), c.data(), d.M, d.N, d.K); });
+    call.input(a, "A").input(b, "B").output(c, "C").verify([&] {
+        reference.expect(ex, blas, a.data(), b.data(), c.data(), d, bt, ctx);
+    });
+    ex.check(call);
+}
+
+// Checks one launcher on every shape, grades it on the timed product (its buffers freed on
+// return, before the largest check's are made), then checks it past 2^31 bytes.
+void check_and_grade(grader::Exercise& ex, const char* name, Launcher gemm, bool bt, const char* vendor,
+                     Launcher slow_like = nullptr, const char* if_like = "", const char* otherwise = "") {
+    check_shapes(ex, name, gemm, bt);
+    grade_speed(ex, name, gemm, bt, vendor, slow_like, if_like, otherwise);
+    check_past_int32(ex, name, gemm, bt);
 }
 
 }  // namespace

@@ -30,10 +30,11 @@
 /// not overlapping, with a read or write outside either one detected (a fault, or guard
 /// values that spoil the result). 0 ≤ rows ≤ 65536 and 0 ≤ cols ≤ 65536 (an image may be
 /// empty: then nothing is launched), rows × cols < 2^31, sizes that are multiples of no
-/// tile. Both ends are checked: 0 rows, 0 columns, 65536 × 3 and 3 × 65536 (more blocks
-/// than gridDim.y or gridDim.z allows, for a launcher with a block per row or column); the
-/// top of rows × cols (8 GiB a buffer) is not: the largest image checked is the timed one
-/// (in and out together at least 256 MiB). The launcher enqueues its kernel(s) on the
+/// tile. Checked: 0 rows, 0 columns, 65536 × 3 and 3 × 65536 (more blocks than gridDim.y
+/// or gridDim.z allows, for a launcher with a block per row or column), and, after a passing
+/// speed grade, 23173 × 23173 at the graded k, past 2^31 bytes a buffer, where the GPU has
+/// the memory (8.5 GiB): a byte offset held in an int goes wrong there. The top of rows ×
+/// cols (8 GiB a buffer) is not checked. The launcher enqueues its kernel(s) on the
 /// default stream and returns without synchronizing; the grader waits, times and checks.
 /// Kernels must not let shared memory they did not write reach a result, not even
 /// multiplied by zero: the grader fills shared memory with NaN before checked calls

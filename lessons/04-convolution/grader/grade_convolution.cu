@@ -5,7 +5,8 @@
 // compute-sanitizer), then times the launcher on an image far larger than the L2 and
 // grades it as a fraction of this GPU's roofline for the minimal work; every timed call
 // gets a fresh image and filter and is verified, every pixel, against the grader's own
-// result computed on the GPU (versions::reference). Exercise 04.0 times
+// result computed on the GPU (versions::reference); after a passing grade, one image past
+// 2^31 bytes a buffer is checked against that result too. Exercise 04.0 times
 // the notes' four kernels (versions.cuh), the student's launchers and, where installed,
 // NPP, at k = 1, 3, 7 and 15, and prints which contrast pairs separate on this GPU.
 #include <doctest/doctest.h>
@@ -381,6 +382,13 @@ double timed_relative_bound(int k) {
     const double g = grader::fp32_gamma(double(k) * k);
     return (grader::fp32_gamma(double(k) * k + 2) + g) / (1 - g);
 }
+// That bound as the tolerance of every comparison with versions::reference on the device.
+grader::Tolerance device_tolerance(int k) { return {0, timed_relative_bound(k)}; }
+
+// Element i of a result with `cols` columns, as a message names it.
+std::string pixel_name(size_t i, int cols) {
+    return "out(" + std::to_string(i / size_t(cols)) + ", " + std::to_string(i % size_t(cols)) + ")";
+}
 
 void grade_speed(grader::Exercise& ex, const Step& s) {
     const Image nominal = timing_image();
@@ -417,11 +425,8 @@ void grade_speed(grader::Exercise& ex, const Step& s) {
     call.timed_inputs([&](uint64_t key) { draw(key); });
     call.timed_verify([&] {
         versions::reference(in.data(), expected.data(), magnitude.data(), im.rows, im.cols);
-        ex.expect_on_device(out.data(), expected.data(), im.pixels(), {0, timed_relative_bound(k)}, call.context(),
-                            magnitude.data(),
-                            [&](size_t i) {
-                                return "out(" + std::to_string(i / im.cols) + ", " + std::to_string(i % im.cols) + ")";
-                            });
+        ex.expect_on_device(out.data(), expected.data(), im.pixels(), device_tolerance(k), call.context(), magnitude.data(),
+                            [&](size_t i) { return pixel_name(i, im.cols); });
     });
 #ifdef LESSON04_HAVE_NPP
     if (std::string(s.number) == "04.4" && !grader::sanitizer_mode()) {
@@ -455,11 +460,52 @@ void grade_speed(grader::Exercise& ex, const Step& s) {
     ex.grade(grader::roofline(work.bytes, work.flops), call);
 }
 
+// Past 2^31 bytes the image and the output alike (grader::kInt32Bytes), where a byte offset
+// held in an int turns negative and no timed size reaches: checked once per exercise, after
+// a passing speed grade (a failing one has ended the exercise), made and verified on the
+// device, where the GPU has the memory (grader::largest_check_fits). A square of odd sides,
+// a multiple of no tile or vector width, within the contract's 65536 a side and 2^31 pixels:
+// 536 987 929 pixels, the last 117 017 (just over five rows) past 2^31 bytes. At the graded
+// width, so that a launcher dispatching on k runs the kernel its speed was graded with.
+constexpr int kPastInt32Side = 23173;
+static_assert(size_t(kPastInt32Side) * kPastInt32Side * sizeof(float) > grader::kInt32Bytes);
+static_assert(kPastInt32Side <= 65536 && size_t(kPastInt32Side) * kPastInt32Side < grader::kInt32Bytes);
+// What the allocator rounds and the check's own buffers may take besides the listed ones.
+constexpr size_t kLargestSpare = size_t(512) << 20;
+
+void check_past_int32(grader::Exercise& ex, const Step& s) {
+    const Image im{kPastInt32Side, kPastInt32Side};
+    const size_t n = im.pixels();
+    const int k = s.grading.k;
+    const std::string size = image_text(im) + ", 2 GiB a buffer, k = " + std::to_string(k);
+    // The image, out, and the grader's result and magnitudes.
+    if (!grader::largest_check_fits(4 * n * sizeof(float) + kLargestSpare, std::string(s.name) + " at " + size)) return;
+    const std::string ctx = std::string(s.name) + ", " + size + " (" + grader::past_int32_cause() + ")";
+    auto rng = ex.rng("past 2^31 bytes");
+    grader::DeviceBuffer<float> in(n, "image"), out(n, "out");
+    grader::DeviceBuffer<float> expected(n, "the grader's result"), magnitude(n, "the grader's magnitudes");
+    grader::fill_on_device(in.data(), n, rng.next(), grader::Dist::uniform);
+    const Filter f = draw_filter(k, grader::Dist::uniform, rng);
+    set_student_filter(ex, s, f);
+    versions::set_filter(f.w.data(), k);
+    grader::Call call(ctx, [&] {
+        fill_shared_memory_with_nan();
+        s.conv(in.data(), out.data(), im.rows, im.cols);
+    });
+    call.input(in, "image").output(out, "out").verify([&] {
+        versions::reference(in.data(), expected.data(), magnitude.data(), im.rows, im.cols);
+        ex.expect_on_device(out.data(), expected.data(), n, device_tolerance(k), ctx, magnitude.data(),
+                            [&](size_t i) { return pixel_name(i, im.cols); });
+    });
+    ex.check(call);
+}
+
 void grade_step(grader::Exercise& ex, const Step& s) {
     ex.theory(s.section);
     ex.hint(s.hint);
     check_step(ex, s);
-    grade_speed(ex, s);
+    grade_speed(ex, s);  // returns only after a passing grade, its buffers freed
+    check_past_int32(ex, s);
 }
 
 }  // namespace

@@ -333,17 +333,10 @@ size_t grid_stride_size() {
 // where the GPU has too little free memory to hold it twice over.
 template <class T>
 void check_largest(grader::Exercise& ex, Launcher<T> launch, int step) {
-    if (grader::sanitizer_mode()) return;
-    size_t free_b = 0, total_b = 0;
-    CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
     // The input and the scratch, and room for the grader's sum and the allocator's rounding:
     // a GPU of 8 GB checks this size too.
     const size_t need = (kLargestN + reduction_scratch_elements(kLargestN)) * sizeof(T) + kLargestSpare;
-    if (need > free_b) {
-        std::printf("      n = 2^30 (%s) not checked: it needs %.1f GiB of GPU memory; %.1f GiB are free\n", type_name<T>(),
-                    need / 1073741824.0, free_b / 1073741824.0);
-        return;
-    }
+    if (!grader::largest_check_fits(need, std::string("n = 2^30 (") + type_name<T>() + ")")) return;
     const grader::Dist dist = std::is_integral_v<T> ? grader::Dist::large_sums : grader::Dist::uniform;
     grader::DeviceBuffer<T> in(kLargestN, "input");
     grader::fill_on_device(in.data(), kLargestN, ex.rng(std::string("largest n ") + type_name<T>()).next(), dist);

@@ -28,7 +28,10 @@
 /// halves), so a tile row must start on a 16-byte boundary. hgemm_shared() takes any size:
 /// its edge tiles are filled with zeros in shared memory. M = 0 or N = 0: C is empty and
 /// nothing is launched (a launch with an empty grid is an error). K = 0: every element of C
-/// is 0. The grader checks M, N and K at 0, 16 and the top of their ranges.
+/// is 0. The grader checks M, N and K at 0, 16 and the top of their ranges, the other sides
+/// small, and M × N × K = 23184 × 23184 × 32 (23173 × 23173 × 33 for hgemm_shared), C past
+/// 2^31 bytes, where the GPU has the memory (6.5 GiB); the products are not checked at their
+/// top (2^31 floats of C are 8 GiB).
 /// Host threads: a launcher may start threads, and must join them before it returns; a thread
 /// or process of the submission still running after a call fails the exercise as
 /// FAIL [outside] (docs/trust_model.md, "Nothing of the submission runs outside its calls").

@@ -6,8 +6,9 @@
 // contract's ranges), then times it on one large product against yardsticks timed in the
 // same run: the grader's copy of the step's starter and cuBLAS HGEMM (thresholds.txt).
 // Every timed call gets fresh inputs and is verified in full, on the GPU, against cuBLAS on
-// the same inputs. The teaching exercise 09.0 prints every version's TFLOP/s beside cuBLAS
-// HGEMM and the tensor peak measured by the supervisor.
+// the same inputs, and so is one product past 2^31 bytes of C, after a passing grade. The
+// teaching exercise 09.0 prints every version's TFLOP/s beside cuBLAS HGEMM and the tensor
+// peak measured by the supervisor.
 #include <cublas_v2.h>
 #include <cuda_fp16.h>
 #include <doctest/doctest.h>
@@ -230,8 +231,8 @@ Expected expected_entry(const std::vector<__half>& A, const std::vector<__half>&
 }
 
 // How far C may be from cuBLAS's result on the same inputs, relative to cuBLAS's |A|·|B|
-// (timed calls, whose uniform inputs are subnormal with odds of 2^-14 each, so that S is the
-// sum of |a b| but for a few terms): both are within γ S of the exact product (S = Σ_k |A(i, k)| |B(k, j)|), so
+// (timed calls and the checks past 2^31 bytes, whose uniform inputs are subnormal with odds
+// of 2^-14 each, so that S is the sum of |a b| but for a few terms): both are within γ S of the exact product (S = Σ_k |A(i, k)| |B(k, j)|), so
 // they may differ by 2γ S, and cuBLAS's S is itself a float sum of non-negative terms, within
 // γ S of S: S ≤ S_computed / (1 − γ). Hence 2γ / (1 − γ) times the computed magnitude.
 double timed_tolerance(int K) {
@@ -517,13 +518,29 @@ void check_cublas(grader::Exercise& ex, const grader::Cublas& blas, const grader
     CUDA_CHECK(cudaDeviceSynchronize());
     auto rng = ex.rng("cublas check");
     const auto ha = a.download(), hb = b.download();
-    const auto got = c.download();
     for (auto [i, j] : sample_entries(d, rng)) {
         const Expected e = expected_entry(ha, hb, d, i, j);
-        if (!(std::fabs(double(got[e.index]) - e.value) <= e.bound))
+        float got = 0;  // one element at a time: past 2^31 bytes, C is 2 GiB
+        CUDA_CHECK(cudaMemcpy(&got, c.data() + e.index, sizeof got, cudaMemcpyDeviceToHost));
+        if (!(std::fabs(double(got) - e.value) <= e.bound))
             throw std::logic_error("grader self-check: cuBLAS HGEMM disagrees with the host reference at C(" +
                                    std::to_string(i) + ", " + std::to_string(j) + ")");
     }
+}
+
+// FAIL (wrong) unless C is within timed_tolerance of cuBLAS's product of the same A and B:
+// two cuBLAS products (C, and |A|·|B| for each element's bound) and one pass over A and B,
+// all on the device. The buffers are those of one call, sized for d.
+void expect_like_cublas(grader::Exercise& ex, const grader::Cublas& blas, const __half* a, const __half* b,
+                        __half* abs_a, __half* abs_b, const float* c, float* expected, float* magnitude, Dims d,
+                        const std::string& context) {
+    const size_t na = size_t(d.M) * d.K, nb = size_t(d.K) * d.N;
+    absolute_values<<<grid_for(na + nb), 256>>>(a, abs_a, na, b, abs_b, nb);
+    CUDA_CHECK(cudaGetLastError());
+    cublas_hgemm(blas, a, b, expected, d);
+    cublas_hgemm(blas, abs_a, abs_b, magnitude, d);
+    ex.expect_on_device(c, expected, size_t(d.M) * d.N, {0, timed_tolerance(d.K)}, context, magnitude,
+                        [d](size_t i) { return element_name(i, d); });
 }
 
 using Launcher = void (*)(const __half*, const __half*, float*, int, int, int);
@@ -595,15 +612,10 @@ struct Timed {
             c.use(nc());
             return grader::RunSize{flops(t) / flops(nominal), dims_text(t)};
         });
-        // Every timed call, in full: two cuBLAS products (C, and |A|·|B| for each element's
-        // bound) and one pass over A and B.
+        // Every timed call, in full.
         call.timed_verify([this] {
-            absolute_values<<<grid_for(na() + nb()), 256>>>(a.data(), abs_a.data(), na(), b.data(), abs_b.data(), nb());
-            CUDA_CHECK(cudaGetLastError());
-            cublas_hgemm(blas, a.data(), b.data(), expected.data(), t);
-            cublas_hgemm(blas, abs_a.data(), abs_b.data(), magnitude.data(), t);
-            ex.expect_on_device(c.data(), expected.data(), nc(), {0, timed_tolerance(t.K)}, call.context(),
-                                magnitude.data(), [this](size_t i) { return element_name(i, t); });
+            expect_like_cublas(ex, blas, a.data(), b.data(), abs_a.data(), abs_b.data(), c.data(), expected.data(),
+                               magnitude.data(), t, call.context());
         });
     }
     void fill(uint64_t key) {
@@ -638,6 +650,47 @@ void check_and_grade(grader::Exercise& ex, const char* name, Launcher gemm, bool
                       if_like, otherwise});
     if (with_vendor_line) ex.grade(grader::lower_of(grader::versus(before), grader::versus(vendor)), timed.call);
     else ex.grade(grader::versus(before), timed.call);
+}
+
+// Past 2^31 bytes C (grader::kInt32Bytes), where a byte offset held in an int turns negative
+// and no timed size reaches (the timed C is 68 MB): checked once per exercise, after a passing
+// speed grade (a failing one has ended the exercise), made and verified on the device like a
+// timed call, where the GPU has the memory (grader::largest_check_fits). A and B stay small
+// (1.5 MB): the work grows with K, and K = 32 already takes two fragment steps along it.
+// Steps 1 and 3: sides 16 × 1449, odd multiples of 16, so of no block tile; 537 497 856
+// floats of C, the last 626 944 past 2^31 bytes. Step 2 takes any size: odd sides, a multiple
+// of no tile or vector width, and a last step along K of one column; 536 987 929 floats of C,
+// the last 117 017 past.
+constexpr Dims kPastInt32Dims16{23184, 23184, 32}, kPastInt32DimsAny{23173, 23173, 33};
+constexpr bool past_int32_in_contract(Dims d, int multiple) {
+    return size_t(d.M) * d.N * sizeof(float) > grader::kInt32Bytes && d.M <= kHgemmMaxMN && d.N <= kHgemmMaxMN &&
+           d.K <= kHgemmMaxK && size_t(d.M) * d.N < (size_t(1) << 31) && d.M % multiple == 0 && d.N % multiple == 0 &&
+           d.K % multiple == 0;
+}
+static_assert(past_int32_in_contract(kPastInt32Dims16, 16) && past_int32_in_contract(kPastInt32DimsAny, 1));
+// What the allocator rounds and cuBLAS's workspace may take besides the listed buffers.
+constexpr size_t kLargestSpare = size_t(512) << 20;
+
+void check_past_int32(grader::Exercise& ex, const char* name, Launcher gemm, Dims d) {
+    const size_t na = size_t(d.M) * d.K, nb = size_t(d.K) * d.N, nc = size_t(d.M) * d.N;
+    const std::string size = dims_text(d) + ", 2 GiB of C";
+    // C, cuBLAS's C and |A|·|B|; A, B and their absolute values.
+    const size_t need = 3 * nc * sizeof(float) + 2 * (na + nb) * sizeof(__half) + kLargestSpare;
+    if (!grader::largest_check_fits(need, std::string(name) + " at " + size)) return;
+    const std::string ctx = std::string(name) + ", " + size + " (" + grader::past_int32_cause() + ")";
+    auto rng = ex.rng("past 2^31 bytes");
+    grader::DeviceBuffer<__half> a(na, "A"), b(nb, "B"), abs_a(na, "|A|"), abs_b(nb, "|B|");
+    grader::DeviceBuffer<float> c(nc, "C"), expected(nc, "cuBLAS's C"), magnitude(nc, "|A|·|B|");
+    fill_on_device(a.data(), na, rng.next());
+    fill_on_device(b.data(), nb, rng.next());
+    grader::Cublas blas;
+    check_cublas(ex, blas, a, b, expected, d);  // the oracle, at a sample, on these sides too
+    grader::Call call(ctx, [&] { gemm(a.data(), b.data(), c.data(), d.M, d.N, d.K); });
+    call.input(a, "A").input(b, "B").output(c, "C").verify([&] {
+        expect_like_cublas(ex, blas, a.data(), b.data(), abs_a.data(), abs_b.data(), c.data(), expected.data(),
+                           magnitude.data(), d, ctx);
+    });
+    ex.check(call);
 }
 
 bool has_cp_async() { return grader::gpu().cc_major >= 8; }
@@ -704,6 +757,7 @@ GRADER_EXERCISE("09.1 fragments") {
                     "wmma::mma_sync (theory: \"Step 1: fragments\")",
                     "the kernel is faster than the starter but not enough: check that every warp issues mma_sync on "
                     "whole 16 × 16 × 16 fragments and that the block's warps share rows and columns of C");
+    check_past_int32(ex, "hgemm_fragments", hgemm_fragments, kPastInt32Dims16);
 }
 
 GRADER_EXERCISE("09.2 block tiles in shared memory") {
@@ -715,6 +769,7 @@ GRADER_EXERCISE("09.2 block tiles in shared memory") {
                     "shared memory and load the fragments from there (theory: \"Step 2: block tiles in shared memory\")",
                     "the tiles are shared, but the fragment loads may conflict: pad each row of the tiles by 8 halves, "
                     "and give each warp several fragments of C (64 × 32) so that each fragment of A and B is reused");
+    check_past_int32(ex, "hgemm_shared", hgemm_shared, kPastInt32DimsAny);
 }
 
 GRADER_EXERCISE("09.3 cp.async pipeline") {
@@ -729,4 +784,5 @@ GRADER_EXERCISE("09.3 cp.async pipeline") {
                     "shared memory while the warps multiply the current one (theory: \"Step 3: a cp.async pipeline\")",
                     "the copies overlap, but not enough: wait with cp.async.wait_group 1 or more (not 0), so that "
                     "a group stays in flight while the warps multiply, and use 3 stages or more");
+    check_past_int32(ex, "hgemm_pipelined", hgemm_pipelined, kPastInt32Dims16);
 }
