@@ -72,7 +72,9 @@ The promises:
   * with --repeat N, no verdict changes between the N runs.
 
 What it writes: the table on standard output (also to $OUT/selftest.md when the variable
-OUT is set), the same data as JSON in BUILD_ROOT/selftest.json (and $OUT/selftest.json),
+OUT is set), the same data as JSON in BUILD_ROOT/selftest.json (and $OUT/selftest.json);
+after each test phase but the last, the report of those done so far as selftest.partial.*
+in the same places, so that a run cut short still leaves what it measured;
 the output of every command it ran in BUILD_ROOT/selftest.log, and each run's results
 files and Meson test log in BUILD_ROOT/solutions/selftest/repK/ and BUILD_ROOT/starter/
 selftest/repK/.
@@ -963,6 +965,32 @@ def save_measured(ref_rep, sta_rep, gpu, docs_measured):
     return dest
 
 
+# The first line of a partial report (report_of after each test phase but the last).
+PARTIAL_NOTE = "Partial report: the self-test is still running, or stopped before its end, after"
+
+
+def report_of(groups, memcheck, sweep, mechanism, t0):
+    """The report of the test phases in groups ([(count, runs)]): (markdown, JSON text, reports)."""
+    stamp = {"date": time.strftime("%Y-%m-%d"), "elapsed_s": round(time.time() - t0, 1)}
+    if not sweep:
+        report = evaluate(groups[0][1], memcheck, mechanism=mechanism)
+        report.update(stamp)
+        return render_markdown(report), json.dumps(report, indent=1) + "\n", [report]
+    reports = evaluate_sweep([g for g in groups if g[1]], memcheck, mechanism=mechanism)
+    for r in reports:
+        r.update(stamp)
+    return render_sweep(reports), json.dumps({"sms_sweep": reports}, indent=1) + "\n", reports
+
+
+def write_report(root, stem, text, data):
+    """Writes BUILD_ROOT/<stem>.json and, where OUT is set, $OUT/<stem>.md and $OUT/<stem>.json."""
+    (root / f"{stem}.json").write_text(data)
+    if os.environ.get("OUT"):
+        pathlib.Path(os.environ["OUT"]).mkdir(parents=True, exist_ok=True)
+        pathlib.Path(os.environ["OUT"], f"{stem}.md").write_text(text + "\n")
+        pathlib.Path(os.environ["OUT"], f"{stem}.json").write_text(data)
+
+
 def positive_int(text):
     """argparse type: an integer >= 1."""
     value = int(text)
@@ -1045,34 +1073,24 @@ def main(argv=None):
     sta_which = sel or ["--suite", "lessons"]
     # Without --sms, one group with the caller's environment as it is (None: no sweep).
     counts = args.sms or [None]
+    mechanism = mechanism_exercises(ROOT)  # the lessons' technique.txt, of the tree this script belongs to
     groups = []
+    done, total = 0, len(counts) * args.repeat
     for count in counts:
         env = sms_env(count) if count is not None else None
-        groups.append((count, [run_repetition(ref, sta, ref_which, sta_which, archive_name(count, k), log, env)
-                               for k in range(1, args.repeat + 1)]))
+        groups.append((count, []))
+        for k in range(1, args.repeat + 1):
+            groups[-1][1].append(run_repetition(ref, sta, ref_which, sta_which, archive_name(count, k), log, env))
+            done += 1
+            if done < total:  # what has landed so far, in case the rest never does (a time limit, a lost machine)
+                text, data, _ = report_of(groups, None, args.sms is not None, mechanism, t0)
+                write_report(root, "selftest.partial", f"{PARTIAL_NOTE} {done} of {total} test phases.\n\n" + text, data)
     first_env = sms_env(counts[0]) if counts[0] is not None else None
     memcheck = run_memcheck(ref, sel or ["--suite", "lessons"], args.memcheck_timeout, log, first_env) if args.memcheck else None
 
-    stamp = {"date": time.strftime("%Y-%m-%d"), "elapsed_s": round(time.time() - t0, 1)}
-    mechanism = mechanism_exercises(ROOT)  # the lessons' technique.txt, of the tree this script belongs to
-    if args.sms is None:
-        report = evaluate(groups[0][1], memcheck, mechanism=mechanism)
-        report.update(stamp)
-        reports = [report]
-        text = render_markdown(report)
-        data = json.dumps(report, indent=1) + "\n"
-    else:
-        reports = evaluate_sweep(groups, memcheck, mechanism=mechanism)
-        for r in reports:
-            r.update(stamp)
-        text = render_sweep(reports)
-        data = json.dumps({"sms_sweep": reports}, indent=1) + "\n"
+    text, data, reports = report_of(groups, memcheck, args.sms is not None, mechanism, t0)
     print(text)
-    (root / "selftest.json").write_text(data)
-    if os.environ.get("OUT"):
-        pathlib.Path(os.environ["OUT"]).mkdir(parents=True, exist_ok=True)
-        pathlib.Path(os.environ["OUT"], "selftest.md").write_text(text + "\n")
-        pathlib.Path(os.environ["OUT"], "selftest.json").write_text(data)
+    write_report(root, "selftest", text, data)
     # The docs chart the whole GPU: in a sweep, the count all's results, if it ran.
     whole = next(((c, r) for c, r in zip(counts, reports) if c in (None, "all")), None)
     if args.save_measured and whole is None:

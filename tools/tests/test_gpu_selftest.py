@@ -739,6 +739,25 @@ class Sweep(Scenario):
         self.assertTrue(text.endswith("SM sweep: all: all promises hold · 16: 1 problem"))
         json.dumps({"sms_sweep": reports})  # what selftest.json holds in a sweep
 
+    def test_a_partial_report_leaves_out_the_counts_not_yet_run(self):
+        whole = self.group("all", [exercise("01.1 mapping", figure=1500, threshold=1000)],
+                           [exercise("01.1 mapping", "FAIL", "slow", figure=500, threshold=1000)],
+                           {"name": "NVIDIA H100", "arch": "sm_90", "sms": 132, "sms_total": 132})
+        text, data, reports = gps.report_of([whole, ("16", [])], None, True, (), 0)  # 16 SMs: nothing landed yet
+        self.assertEqual([r["sms_count"] for r in reports], ["all"])
+        self.assertTrue(text.endswith("SM sweep: all: all promises hold"))
+        self.assertEqual(json.loads(data)["sms_sweep"][0]["sms_count"], "all")
+        out = self.dir / "out"
+        old = gps.os.environ.get("OUT")
+        gps.os.environ["OUT"] = str(out)
+        try:
+            gps.write_report(self.dir, "selftest.partial", "table", data)
+        finally:
+            gps.os.environ.pop("OUT") if old is None else gps.os.environ.update(OUT=old)
+        self.assertEqual((out / "selftest.partial.md").read_text(), "table\n")
+        self.assertEqual((out / "selftest.partial.json").read_text(), data)
+        self.assertEqual((self.dir / "selftest.partial.json").read_text(), data)
+
     def test_no_sweep_shows_no_sm_count(self):
         report = gps.evaluate([self.rep(1, [exercise("01.1 mapping", figure=1500, threshold=1000)],
                                         [exercise("01.1 mapping", "FAIL", "slow", figure=500, threshold=1000)])])
