@@ -263,7 +263,8 @@ size_t timing_elements(size_t bytes_per_element);
 inline constexpr size_t kInt32Bytes = size_t(1) << 31;
 
 /// Whether a check of a size the timed ones never reach may run: true when `need` bytes of
-/// GPU memory (everything the check allocates, with room to spare) are free. Otherwise it
+/// GPU memory (everything the check allocates) and 512 MiB to spare for the allocator's rounding
+/// and library workspaces are free. Otherwise it
 /// prints the line that says `what` ("n = 2^30", "a 23173 × 23173 matrix, 2 GiB a buffer")
 /// is not checked, and why, and returns false. Also false, silently, under compute-sanitizer
 /// (every buffer exact, and slow) and in the yardstick program (nothing of the student's runs).
