@@ -30,14 +30,14 @@
 ///   order in which the operations are issued, events, CUDA graphs; streams and events
 ///   may be created once and kept between calls.
 ///
-/// Limits: 0 ≤ n < 2^31 (a launcher may index with int; the grader checks up to 2^26 − 5,
-/// not the top of the range, which would need 8 GiB each way).
+/// Limits: 0 ≤ n ≤ 2^26 (256 MiB each way, so every index and byte offset fits in an int);
+/// the grader checks both ends.
 ///
 /// Graded (exercise 07.1): `host_out` right for every element at every n from 0 to 300 (so
 /// that any fixed chunk count up to there meets an n smaller than it and n just above its
 /// multiples), sizes around and between powers of two, primes and a large size; then the
 /// time of every call (each one verified in full), by the
-/// host clock until the device is idle, at up to 2^26 − 5 floats (256 MiB each way; each
+/// host clock until the device is idle, at up to 2^26 floats (256 MiB each way; each
 /// timed call up to 2^19 fewer, a count drawn for it), against the
 /// serial time and the best pipelined time measured on this GPU in the same run (the
 /// overlap efficiency, theory.md "The contract and how it is graded").
