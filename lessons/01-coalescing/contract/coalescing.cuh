@@ -39,7 +39,7 @@ struct ParticleArrays {
 
 /// Exercise 01.2 — one drift step on a structure of arrays: for every i < n (0 ≤ n < 2^31;
 /// checked up to the timed size and at 2^29 + 4099, past 2^31 bytes an array, where the GPU
-/// has the memory (22.5 GiB), not at the top of the range),
+/// has the memory (18.5 GiB; vx, vy and vz are then one array), not at the top of the range),
 /// x[i] += vx[i] × dt (and y, z). Graded: result within two float roundings; bandwidth
 /// (36 bytes per particle: 6 floats read, 3 written) against the copy ceiling.
 void drift_soa(ParticleArrays particles, size_t n, float dt);
