@@ -20,8 +20,9 @@
 /// rows ≥ 0 and cols ≥ 0 (a matrix may be empty: then nothing is launched), rows · cols
 /// < 2^31. Either dimension may exceed 65535 (checked: 65537 × 3 and 3 × 65537), so a grid
 /// dimension that counts rows or columns must fit gridDim.y's limit some other way. Checked
-/// past 2^31 bytes a matrix (23173 × 23173), where the GPU has the memory (8.5 GiB): a byte
-/// offset in an int goes wrong there; the top of the element range (8 GiB a matrix) is not.
+/// past 2^31 bytes a matrix (23173 × 23173, with a and b one matrix), where the GPU has the
+/// memory (6.5 GiB): a byte offset in an int goes wrong there; the top of the element range
+/// (8 GiB a matrix) is not.
 /// Graded: result within one float rounding; bandwidth (12 bytes per element).
 void add_matrices(const float* a, const float* b, float* c, int rows, int cols);
 
